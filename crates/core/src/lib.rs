@@ -1,0 +1,1 @@
+//! tokenjuice-core: pure compaction logic (no processes, no file writes).
