@@ -1,9 +1,178 @@
-use clap::Parser;
+//! tokenjuice: the smallest output that still holds every fact an AI coding agent needs.
+
+mod capture;
+mod reduce_cmd;
+mod rules_env;
+mod verify;
+mod wrap;
+
+use std::io::Write;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tokenjuice_core::result::CompactResult;
 
 #[derive(Parser)]
-#[command(name = "tokenjuice", version, about)]
-struct Cli {}
+#[command(
+    name = "tokenjuice",
+    version,
+    about = "Compacts shell output for AI coding agents while keeping every fact they need",
+    long_about = "tokenjuice runs a command (or reads its output) and prints a shorter, faithful version: \
+every error, failing test, diagnostic location and summary count stays; progress bars, passing tests and \
+repeated lines go. The exit code is always the command's.",
+    after_help = "Examples:\n  tokenjuice wrap -- cargo test\n  tokenjuice wrap --format json --trace -- \"$SHELL\" -lc \"git status --short\"\n  cargo build 2>&1 | tokenjuice reduce --source-command \"cargo build\" --exit-code 101"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a command and print a compacted version of its output; exits with the command's code.
+    Wrap(WrapArgs),
+    /// Reduce saved output from a file or stdin.
+    Reduce(ReduceArgs),
+    /// Machine protocol for host adapters: JSON in, JSON out.
+    #[command(name = "reduce-json")]
+    ReduceJson(ReduceJsonArgs),
+    /// Check rule files (built-in, user, project) and optionally run their fixtures.
+    Verify(VerifyArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args, Clone, Copy)]
+pub struct OutputOpts {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Include how the command was understood and why a rule was chosen (JSON `result.trace`).
+    #[arg(long)]
+    pub trace: bool,
+}
+
+#[derive(Args)]
+struct ReductionOpts {
+    /// Print the output unchanged, byte for byte (ratio 1).
+    #[arg(long, visible_alias = "full")]
+    raw: bool,
+    /// Filters and dedupe only: nothing is cut (also TOKENJUICE_NO_OMISSION=1).
+    #[arg(long)]
+    no_omit: bool,
+    /// Force a rule by id, e.g. tests/cargo-test.
+    #[arg(long, value_name = "RULE_ID")]
+    classifier: Option<String>,
+}
+
+#[derive(Args)]
+struct WrapArgs {
+    #[command(flatten)]
+    out: OutputOpts,
+    #[command(flatten)]
+    red: ReductionOpts,
+    /// Who is calling (a host label such as claude-code or codebuddy), for stats.
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
+    /// The command and its arguments (after `--`).
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    command: Vec<String>,
+}
+
+#[derive(Args)]
+struct ReduceArgs {
+    /// A file holding the output; stdin when absent or `-`.
+    file: Option<String>,
+    #[command(flatten)]
+    out: OutputOpts,
+    #[command(flatten)]
+    red: ReductionOpts,
+    /// The command that produced the output, used to choose a rule.
+    #[arg(long, value_name = "CMD")]
+    source_command: Option<String>,
+    /// The command's exit code; a failure keeps more context.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    exit_code: i32,
+    /// The host's tool name (default exec).
+    #[arg(long, value_name = "NAME", default_value = "exec")]
+    tool_name: String,
+}
+
+#[derive(Args)]
+struct ReduceJsonArgs {
+    /// A file holding the JSON request; stdin when absent or `-`.
+    file: Option<String>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Also run the fixtures (built-in, and `*.fixture.json` beside user and project rules).
+    #[arg(long)]
+    fixtures: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Print a result as text (`inlineText` + newline) or JSON (`{result, exitCode}`).
+pub fn print_result(
+    out: &mut dyn Write,
+    result: &CompactResult,
+    format: Format,
+    exit_code: i32,
+) -> std::io::Result<()> {
+    match format {
+        Format::Text => {
+            out.write_all(result.inline_text.as_bytes())?;
+            if !result.inline_text.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+        }
+        Format::Json => {
+            let v = serde_json::json!({ "result": result, "exitCode": exit_code });
+            serde_json::to_writer_pretty(&mut *out, &v).map_err(std::io::Error::other)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    Ok(())
+}
 
 fn main() {
-    let _ = Cli::parse();
+    let cli = Cli::parse();
+    let code = match cli.cmd {
+        Cmd::Wrap(a) => wrap::run(wrap::WrapOpts {
+            no_omit: a.red.no_omit || rules_env::no_omission_env(),
+            argv: a.command,
+            out: a.out,
+            raw: a.red.raw,
+            classifier: a.red.classifier,
+            source: a.source,
+        }),
+        Cmd::Reduce(a) => reduce_cmd::reduce(reduce_cmd::ReduceOpts {
+            file: a.file,
+            out: a.out,
+            raw: a.red.raw,
+            no_omit: a.red.no_omit || rules_env::no_omission_env(),
+            classifier: a.red.classifier,
+            source_command: a.source_command,
+            exit_code: a.exit_code,
+            tool_name: a.tool_name,
+        }),
+        Cmd::ReduceJson(a) => reduce_cmd::reduce_json(a.file.as_deref()),
+        Cmd::Verify(a) => verify::run(a.fixtures, a.format),
+    };
+    std::process::exit(code);
 }

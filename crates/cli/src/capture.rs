@@ -1,0 +1,68 @@
+//! Keeps the raw output of a command so it can be printed unchanged if anything
+//! inside tokenjuice fails (fail open) or stored as an artifact.
+//!
+//! The first 8 MiB stay in memory; beyond that bytes go to an unlinked temporary
+//! file (page cache, not process memory), up to 256 MiB. Past that cap the capture
+//! is marked truncated: the reduction itself still sees every byte.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+const MEM_CAP: usize = 8 << 20;
+const SPOOL_CAP: u64 = 256 << 20;
+
+#[derive(Default)]
+pub struct RawCapture {
+    mem: Vec<u8>,
+    spool: Option<File>,
+    spooled: u64,
+    pub total: u64,
+    pub truncated: bool,
+    spool_failed: bool,
+}
+
+impl RawCapture {
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.total += chunk.len() as u64;
+        if self.truncated {
+            return;
+        }
+        if self.spool.is_none() && self.mem.len() + chunk.len() <= MEM_CAP {
+            self.mem.extend_from_slice(chunk);
+            return;
+        }
+        if self.spool.is_none() && !self.spool_failed {
+            match tempfile::tempfile() {
+                Ok(f) => self.spool = Some(f),
+                Err(_) => self.spool_failed = true,
+            }
+        }
+        match &mut self.spool {
+            Some(f) if self.spooled + chunk.len() as u64 <= SPOOL_CAP => {
+                if f.write_all(chunk).is_ok() {
+                    self.spooled += chunk.len() as u64;
+                } else {
+                    self.truncated = true;
+                }
+            }
+            _ => self.truncated = true,
+        }
+    }
+
+    /// Stream everything kept to `out`.
+    pub fn write_to(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        out.write_all(&self.mem)?;
+        if let Some(f) = &mut self.spool {
+            f.seek(SeekFrom::Start(0))?;
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = f.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                out.write_all(&buf[..n])?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,193 @@
+//! `tokenjuice reduce` (stream a file or stdin) and `tokenjuice reduce-json` (the adapter protocol).
+
+use std::io::{Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use tokenjuice_core::compact::{plan, Finish, Mode, Request};
+
+use crate::rules_env;
+use crate::wrap::panic_text;
+use crate::{print_result, Format, OutputOpts};
+
+pub struct ReduceOpts {
+    pub file: Option<String>,
+    pub out: OutputOpts,
+    pub raw: bool,
+    pub no_omit: bool,
+    pub classifier: Option<String>,
+    pub source_command: Option<String>,
+    pub exit_code: i32,
+    pub tool_name: String,
+}
+
+fn open_input(file: Option<&str>) -> Result<Box<dyn Read>, String> {
+    match file {
+        None | Some("-") => Ok(Box::new(std::io::stdin().lock())),
+        Some(path) => std::fs::File::open(path)
+            .map(|f| Box::new(f) as Box<dyn Read>)
+            .map_err(|e| format!("tokenjuice: cannot read {path}: {e}")),
+    }
+}
+
+pub fn reduce(o: ReduceOpts) -> i32 {
+    let mut input = match open_input(o.file.as_deref()) {
+        Ok(r) => r,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return 1;
+        }
+    };
+    let rules = if o.raw {
+        Default::default()
+    } else {
+        rules_env::load_for_run()
+    };
+    let req = Request {
+        tool_name: &o.tool_name,
+        command: o.source_command.as_deref(),
+        argv: None,
+        classifier: o.classifier.as_deref(),
+        raw: o.raw,
+        no_omit: o.no_omit,
+    };
+    let plan = plan(&req, &rules.rules);
+    for w in &plan.warnings {
+        eprintln!("tokenjuice: warning: {w}");
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stream_raw = plan.mode == Mode::Raw && o.out.format == Format::Text;
+    let mut session = plan.session();
+    let mut capture = crate::capture::RawCapture::default();
+    let mut broken: Option<String> = None;
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                eprintln!("tokenjuice: read error: {e}");
+                return 1;
+            }
+        };
+        let chunk = &buf[..n];
+        if stream_raw {
+            if out.write_all(chunk).is_err() {
+                return 0;
+            }
+            continue;
+        }
+        capture.push(chunk);
+        if broken.is_none() {
+            if let Err(e) = catch_unwind(AssertUnwindSafe(|| session.push(chunk))) {
+                broken = Some(panic_text(&e));
+            }
+        }
+    }
+    if stream_raw {
+        let _ = out.flush();
+        return 0;
+    }
+    let fin = Finish {
+        trace: o.out.trace,
+        ..Finish::default()
+    };
+    let finished = match broken {
+        None => catch_unwind(AssertUnwindSafe(move || session.finish(o.exit_code, &fin)))
+            .map_err(|e| panic_text(&e)),
+        Some(m) => Err(m),
+    };
+    match finished {
+        Ok(result) => {
+            let _ = print_result(&mut out, &result, o.out.format, o.exit_code);
+        }
+        Err(msg) => {
+            eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
+            let _ = capture.write_to(&mut out);
+        }
+    }
+    let _ = out.flush();
+    0
+}
+
+/// Largest JSON request accepted.
+const MAX_JSON_INPUT: u64 = 256 << 20;
+
+fn json_error(path: &str, message: &str) -> i32 {
+    let v = serde_json::json!({ "error": { "path": path, "message": message } });
+    println!("{v}");
+    1
+}
+
+pub fn reduce_json(file: Option<&str>) -> i32 {
+    let input = match open_input(file) {
+        Ok(r) => r,
+        Err(msg) => return json_error("$", &msg),
+    };
+    let mut text = String::new();
+    if let Err(e) = input.take(MAX_JSON_INPUT + 1).read_to_string(&mut text) {
+        return json_error("$", &format!("cannot read the request as UTF-8 text: {e}"));
+    }
+    if text.len() as u64 > MAX_JSON_INPUT {
+        return json_error("$", "the request is larger than 256 MiB");
+    }
+    if text.trim().is_empty() {
+        return json_error("$", "empty input: send a JSON object such as {\"command\":\"git status\",\"combinedText\":\"…\",\"exitCode\":0}");
+    }
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => return json_error("$", &format!("invalid JSON: {e}")),
+    };
+    let (input, options) = match tokenjuice_core::input::parse(&value) {
+        Ok(x) => x,
+        Err(e) => return json_error(&e.path, &e.message),
+    };
+    let rules = rules_env::load_for_run();
+    let req = Request {
+        tool_name: &input.tool_name,
+        command: input.command.as_deref(),
+        argv: input.argv.as_deref(),
+        classifier: options.classifier.as_deref(),
+        raw: options.raw,
+        no_omit: options.no_omit || rules_env::no_omission_env(),
+    };
+    let fin = Finish {
+        trace: options.trace,
+        ..Finish::default()
+    };
+    let done = catch_unwind(AssertUnwindSafe(|| {
+        let p = plan(&req, &rules.rules);
+        let mut s = p.session();
+        s.push(input.text.as_bytes());
+        s.finish(input.exit_code, &fin)
+    }));
+    match done {
+        Ok(result) => {
+            // The CompactResult at the top level (what existing adapters read), plus exitCode.
+            let mut v = serde_json::to_value(&result).unwrap_or_default();
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("exitCode".into(), input.exit_code.into());
+            }
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            let _ = serde_json::to_writer_pretty(&mut out, &v);
+            let _ = out.write_all(b"\n");
+            0
+        }
+        Err(e) => {
+            // fail open: the raw text comes back as the result
+            eprintln!(
+                "tokenjuice: warning: internal error ({}); returning the raw text",
+                panic_text(&e)
+            );
+            let v = serde_json::json!({
+                "inlineText": input.text,
+                "compaction": { "authoritative": true, "kinds": ["fail-open"] },
+                "exitCode": input.exit_code,
+            });
+            println!("{v}");
+            0
+        }
+    }
+}

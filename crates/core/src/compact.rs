@@ -1,0 +1,622 @@
+//! The compaction pipeline: plan (normalize, classify, compile the winning rule),
+//! then stream bytes through a [`Session`] and finish into a [`CompactResult`].
+
+use crate::classify::{self, Choice, RuleRef, FALLBACK_ID};
+use crate::normalize::{normalize, Normalized};
+use crate::reduce::engine::{EngineOptions, LineEngine};
+use crate::reduce::render::{pluralize, render_track, Body};
+use crate::reduce::structured::{self, Structured, StructuredOutput};
+use crate::reduce::text::count_chars;
+use crate::result::{
+    Classification, CompactResult, Compaction, Stats, Trace, TraceCandidate, TraceLines,
+};
+use crate::rules::builtin;
+use crate::rules::compiled::CompiledRule;
+use crate::rules::loader::{FileRule, Layer};
+use crate::rules::model::Rule;
+use crate::tokens;
+
+/// What to compact and how.
+#[derive(Debug, Clone, Default)]
+pub struct Request<'a> {
+    /// The host's tool name (`exec` for the CLI).
+    pub tool_name: &'a str,
+    pub command: Option<&'a str>,
+    pub argv: Option<&'a [String]>,
+    /// Force a rule by id.
+    pub classifier: Option<&'a str>,
+    /// Pass the output through unchanged.
+    pub raw: bool,
+    /// Filters and dedupe only; nothing is cut.
+    pub no_omit: bool,
+}
+
+/// How the output will be produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Byte-identical passthrough (`--raw`, or an exact file read).
+    Raw,
+    Reduce,
+}
+
+/// A planned compaction: the command understood and the rule chosen.
+pub struct Plan {
+    pub norm: Normalized,
+    pub mode: Mode,
+    pub rule: CompiledRule,
+    pub rule_layer: Layer,
+    pub confidence: f64,
+    pub reason: String,
+    pub score: f64,
+    pub others: Vec<(String, f64)>,
+    pub no_omit: bool,
+    /// Problems met while planning (a broken rule was replaced by the fallback, …).
+    pub warnings: Vec<String>,
+    pub forced: bool,
+}
+
+/// Plan a compaction. `file_rules` are the loaded user and project rules.
+pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
+    let norm = normalize(req.command, req.argv);
+    let mut warnings = Vec::new();
+    let tool = if req.tool_name.is_empty() {
+        "exec"
+    } else {
+        req.tool_name
+    };
+    let (choice, forced) = match req.classifier {
+        Some(id) => match classify::by_id(id, file_rules) {
+            Some(rule) => (
+                Choice {
+                    rule,
+                    score: 0.0,
+                    reason: format!("forced with --classifier {id}"),
+                    others: Vec::new(),
+                },
+                true,
+            ),
+            None => {
+                warnings.push(format!(
+                    "unknown rule id `{id}` given to --classifier; classifying normally"
+                ));
+                (classify::classify(tool, &norm, file_rules), false)
+            }
+        },
+        None => (classify::classify(tool, &norm, file_rules), false),
+    };
+    let (rule, layer) = match compile_ref(choice.rule) {
+        Ok(r) => (r, choice.rule.layer()),
+        Err(msg) => {
+            warnings.push(format!(
+                "rule `{}` cannot be used ({msg}); using {FALLBACK_ID}",
+                choice.rule.id()
+            ));
+            (fallback_rule(), Layer::Builtin)
+        }
+    };
+    let is_fallback = rule.id == FALLBACK_ID;
+    let confidence = if forced {
+        1.0
+    } else if is_fallback {
+        0.2
+    } else {
+        0.9
+    };
+    let mode = if req.raw || (norm.exact_read && !forced) {
+        Mode::Raw
+    } else {
+        Mode::Reduce
+    };
+    Plan {
+        norm,
+        mode,
+        rule,
+        rule_layer: layer,
+        confidence,
+        reason: choice.reason,
+        score: choice.score,
+        others: choice.others,
+        no_omit: req.no_omit,
+        warnings,
+        forced,
+    }
+}
+
+fn compile_ref(r: RuleRef<'_>) -> Result<CompiledRule, String> {
+    let rule: Rule = match r {
+        RuleRef::Builtin(b) => {
+            Rule::from_json(b.json).map_err(|d| format!("{}: {}", d.path, d.message))?
+        }
+        RuleRef::File(f) => f.rule.clone(),
+    };
+    CompiledRule::compile(&rule).map_err(|ds| {
+        ds.iter()
+            .map(|d| format!("{}: {}", d.path, d.message))
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// The built-in fallback rule, compiled. Built-in rules are checked by the test suite.
+pub fn fallback_rule() -> CompiledRule {
+    let b = builtin::find(FALLBACK_ID).expect("generic/fallback is embedded");
+    let rule = Rule::from_json(b.json).expect("built-in generic/fallback parses");
+    CompiledRule::compile(&rule).expect("built-in generic/fallback compiles")
+}
+
+/// Raw output statistics, gathered as bytes stream in.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RawStats {
+    pub bytes: u64,
+    pub chars: u64,
+    pub tokens: u64,
+    pub lines: u64,
+}
+
+/// A reduction that saves fewer tokens than this passes the output through instead.
+const MIN_GAIN_TOKENS: u64 = 12;
+/// Longest line handed to the reducer; longer lines are split.
+const MAX_LINE_BYTES: usize = 1 << 20;
+/// Raw bytes kept for passthrough decisions and whole-output formats.
+const PREFIX_CAP: usize = 1 << 20;
+
+/// Streams one command's output through the planned rule.
+pub struct Session<'p> {
+    plan: &'p Plan,
+    engine: LineEngine<'p>,
+    structured: Option<Box<dyn Structured + 'p>>,
+    partial: Vec<u8>,
+    raw: RawStats,
+    prefix: Vec<u8>,
+    prefix_complete: bool,
+}
+
+/// Extra facts the caller knows at the end.
+#[derive(Debug, Clone, Default)]
+pub struct Finish {
+    /// How to get the full output back, e.g. "tokenjuice cat tj_1a2b3c4d5e6f".
+    pub recover_hint: Option<String>,
+    /// The capture was cut (bytes past a cap were not kept).
+    pub capture_truncated: bool,
+    pub trace: bool,
+    pub source: Option<String>,
+}
+
+impl Plan {
+    pub fn session(&self) -> Session<'_> {
+        let engine = LineEngine::new(
+            &self.rule,
+            EngineOptions {
+                no_omit: self.no_omit,
+            },
+        );
+        let structured = self
+            .rule
+            .reducer
+            .as_deref()
+            .filter(|_| !self.no_omit)
+            .and_then(|name| structured::create(name, &self.norm));
+        Session {
+            plan: self,
+            engine,
+            structured,
+            partial: Vec::new(),
+            raw: RawStats::default(),
+            prefix: Vec::new(),
+            prefix_complete: true,
+        }
+    }
+
+    pub fn family(&self) -> &str {
+        &self.rule.family
+    }
+}
+
+impl<'p> Session<'p> {
+    /// Feed output bytes as they arrive (any chunking).
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.raw.bytes += chunk.len() as u64;
+        self.raw.chars += count_chars(chunk) as u64;
+        if self.prefix_complete {
+            if self.prefix.len() + chunk.len() <= PREFIX_CAP {
+                self.prefix.extend_from_slice(chunk);
+            } else {
+                self.prefix_complete = false;
+                self.prefix = Vec::new();
+            }
+        }
+        if self.plan.mode == Mode::Raw {
+            self.raw.tokens += tokens::estimate_bytes(chunk);
+            return;
+        }
+        let mut rest = chunk;
+        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+            if self.partial.is_empty() {
+                self.line(&rest[..nl]);
+            } else {
+                self.partial.extend_from_slice(&rest[..nl]);
+                let line = std::mem::take(&mut self.partial);
+                self.line(&line);
+            }
+            rest = &rest[nl + 1..];
+        }
+        self.partial.extend_from_slice(rest);
+        if self.partial.len() > MAX_LINE_BYTES {
+            // split at a character boundary so valid UTF-8 stays valid
+            let mut cut = MAX_LINE_BYTES;
+            while cut > 0 && (self.partial[cut] as i8) < -0x40 {
+                cut -= 1;
+            }
+            let tail = self.partial.split_off(cut.max(1));
+            let head = std::mem::replace(&mut self.partial, tail);
+            self.line(&head);
+        }
+    }
+
+    fn line(&mut self, bytes: &[u8]) {
+        self.raw.lines += 1;
+        self.raw.tokens += tokens::estimate_bytes(bytes) + 1;
+        let text = String::from_utf8_lossy(bytes);
+        self.engine.push_line(&text);
+        if let Some(s) = &mut self.structured {
+            let clean = self.engine.clean(&text);
+            s.push(&clean);
+        }
+    }
+
+    fn cleaned_raw(&self, raw: &[u8], exit_code: i32) -> String {
+        let raw_text = String::from_utf8_lossy(raw);
+        let mut out: Vec<String> = Vec::new();
+        if exit_code != 0 {
+            out.push(format!("exit {exit_code}"));
+        }
+        let mut cleaned: Vec<String> = raw_text
+            .split('\n')
+            .map(|l| self.engine.clean(l).into_owned())
+            .collect();
+        while cleaned.last().is_some_and(String::is_empty) {
+            cleaned.pop();
+        }
+        if cleaned.is_empty() {
+            out.push(
+                self.plan
+                    .rule
+                    .on_empty
+                    .clone()
+                    .unwrap_or_else(|| "(no output)".into()),
+            );
+        } else {
+            out.extend(cleaned);
+        }
+        out.join("\n")
+    }
+
+    pub fn raw_stats(&self) -> RawStats {
+        self.raw
+    }
+
+    /// The raw bytes seen so far, when all of them are still held (≤ 1 MiB).
+    pub fn raw_bytes(&self) -> Option<&[u8]> {
+        self.prefix_complete.then_some(self.prefix.as_slice())
+    }
+
+    /// Finish with the command's exit code.
+    pub fn finish(mut self, exit_code: i32, fin: &Finish) -> CompactResult {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            if self.plan.mode == Mode::Raw {
+                self.raw.lines += 1;
+            } else {
+                self.line(&line);
+            }
+        }
+        if self.plan.mode == Mode::Raw {
+            self.raw.lines += self.prefix.iter().filter(|&&b| b == b'\n').count() as u64;
+            let text = String::from_utf8_lossy(&self.prefix).into_owned();
+            let decision = if self.plan.norm.exact_read && !self.plan.forced {
+                "exact file read: passed through byte-identical"
+            } else {
+                "raw: passed through byte-identical"
+            };
+            let kind = if self.plan.norm.exact_read {
+                "exact-read-passthrough"
+            } else {
+                "raw-passthrough"
+            };
+            return self.result(
+                text,
+                Vec::new(),
+                vec![kind.into()],
+                decision.into(),
+                TraceLines::default(),
+                fin,
+                true,
+                exit_code,
+            );
+        }
+        let plan = self.plan;
+        let rule = &plan.rule;
+        let s = &rule.settings;
+        let failed = exit_code != 0;
+        let (head, tail) = if failed {
+            (s.fail_head, s.fail_tail)
+        } else {
+            (s.head, s.tail)
+        };
+
+        let mut facts: Vec<(String, u64)> = Vec::new();
+        let mut kinds: Vec<String> = Vec::new();
+        let structured_out: Option<StructuredOutput> =
+            self.structured.take().and_then(|s| s.finish(exit_code));
+
+        let errors = self.engine.error_lines;
+        let warnings = self.engine.warning_lines;
+        let (body, decision) = if let Some(so) = &structured_out {
+            kinds.push(format!("structured:{}", so.name));
+            facts.extend(so.facts.iter().cloned());
+            (
+                so.body_as_body(),
+                format!("reduced by structured reducer `{}`", so.name),
+            )
+        } else if let Some(msg) = self
+            .engine
+            .match_output_message()
+            .filter(|_| !failed && errors == 0)
+        {
+            kinds.push("match-output-summary".into());
+            let filtered = self.raw.lines;
+            (
+                Body {
+                    lines: vec![msg.to_string()],
+                    filtered,
+                    ..Body::default()
+                },
+                "summarized by matchOutput".into(),
+            )
+        } else {
+            let use_keep = self.engine.keep_matched_any && self.engine.keep_track.is_some();
+            let track = if use_keep {
+                self.engine.keep_track.as_ref().expect("checked above")
+            } else {
+                &self.engine.main
+            };
+            let body = render_track(track, head, tail, s.trim_edges);
+            (
+                body,
+                if use_keep {
+                    "reduced (keepPatterns)".into()
+                } else {
+                    "reduced".into()
+                },
+            )
+        };
+
+        // facts: counters, then facts parsed from summary lines (which win by name)
+        if structured_out.is_none() {
+            for (name, v) in self.engine.counter_values() {
+                facts.push((name, v));
+            }
+            for (name, v) in self.engine.extracted_facts() {
+                if let Some(f) = facts.iter_mut().find(|(n, _)| *n == name) {
+                    f.1 = v;
+                } else {
+                    facts.push((name, v));
+                }
+            }
+            if rule.id == FALLBACK_ID && (errors > 0 || warnings > 0) {
+                facts.push(("error line".into(), errors));
+                facts.push(("warning line".into(), warnings));
+            }
+        }
+
+        if body.omitted > 0 {
+            kinds.push("head-tail-omission".into());
+        }
+        if body.kept_middle > 0 {
+            kinds.push("signal-retention".into());
+        }
+        if body.folded > 0 {
+            kinds.push("similar-line-collapse".into());
+        }
+        if body.filtered > 0 {
+            kinds.push("noise-filter".into());
+        }
+        if body.clipped > 0 {
+            kinds.push("line-clip".into());
+        }
+
+        let mut lines: Vec<String> = Vec::new();
+        if failed {
+            lines.push(format!("exit {exit_code}"));
+        }
+        let left_out = body.omitted + body.filtered;
+        let shown_facts: Vec<String> = facts
+            .iter()
+            .filter(|(_, v)| *v > 0)
+            .map(|(n, v)| pluralize(*v, n))
+            .collect();
+        let facts_first = structured_out.as_ref().is_none_or(|so| so.facts_line);
+        if facts_first
+            && !shown_facts.is_empty()
+            && (left_out > 0 || failed || structured_out.is_some())
+        {
+            lines.push(shown_facts.join(", "));
+        }
+        if body.lines.is_empty() {
+            let empty = rule
+                .on_empty
+                .clone()
+                .unwrap_or_else(|| "(no output)".into());
+            lines.push(empty);
+        } else {
+            lines.extend(body.lines.iter().cloned());
+        }
+        if left_out > 0 && body.lines.iter().any(|l| !l.is_empty()) {
+            let total = self.raw.lines;
+            let how = fin
+                .recover_hint
+                .clone()
+                .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- <command>`".into());
+            let mut parts = Vec::new();
+            if body.omitted > 0 {
+                parts.push(format!("{} omitted", body.omitted));
+            }
+            if body.filtered > 0 {
+                parts.push(format!("{} noise hidden", body.filtered));
+            }
+            lines.push(format!(
+                "[tokenjuice: {} of {total} lines not shown ({}); full output: {how}]",
+                left_out,
+                parts.join(", ")
+            ));
+        }
+        let mut text = lines.join("\n");
+
+        let trace_lines = TraceLines {
+            raw: self.raw.lines,
+            shown: body.lines.len() as u64,
+            omitted: body.omitted,
+            filtered: body.filtered,
+            folded: body.folded,
+            kept_from_middle: body.kept_middle,
+            error_lines: errors,
+            warning_lines: warnings,
+        };
+
+        // Outputs that compaction does not shrink meaningfully pass through, cleaned
+        // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
+        let mut decision = decision;
+        if !plan.no_omit {
+            if let Some(raw) = self.raw_bytes() {
+                let reduced_tokens = tokens::estimate(&text);
+                let raw_tokens = self.raw.tokens;
+                let weak = reduced_tokens * 10 >= raw_tokens * 9
+                    || raw_tokens.saturating_sub(reduced_tokens) < MIN_GAIN_TOKENS;
+                if weak {
+                    text = self.cleaned_raw(raw, exit_code);
+                    kinds = vec!["passthrough".into()];
+                    decision = "passed through: compaction would not save enough".into();
+                }
+            }
+        } else {
+            kinds.push("no-omit-passthrough".into());
+        }
+        self.result(
+            text,
+            facts,
+            kinds,
+            decision,
+            trace_lines,
+            fin,
+            false,
+            exit_code,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &self,
+        text: String,
+        facts: Vec<(String, u64)>,
+        kinds: Vec<String>,
+        decision: String,
+        lines: TraceLines,
+        fin: &Finish,
+        raw_mode: bool,
+        _exit_code: i32,
+    ) -> CompactResult {
+        let plan = self.plan;
+        let reduced_chars = text.chars().count() as u64;
+        let reduced_tokens = if raw_mode {
+            self.raw.tokens
+        } else {
+            tokens::estimate(&text)
+        };
+        let ratio = if raw_mode || self.raw.chars == 0 {
+            1.0
+        } else {
+            reduced_chars as f64 / self.raw.chars as f64
+        };
+        let mut facts_map = serde_json::Map::new();
+        for (k, v) in facts {
+            facts_map.insert(k, serde_json::Value::from(v));
+        }
+        let trace = fin.trace.then(|| Trace {
+            normalized_command: plan.norm.command.clone(),
+            normalized_argv: plan.norm.argv.clone(),
+            shell_body: plan.norm.shell_body.clone(),
+            matched_reducer: plan.rule.id.clone(),
+            family: plan.rule.family.clone(),
+            rule_layer: plan.rule_layer.name().into(),
+            reason: plan.reason.clone(),
+            score: plan.score,
+            candidates: plan
+                .others
+                .iter()
+                .map(|(id, score)| TraceCandidate {
+                    id: id.clone(),
+                    score: *score,
+                })
+                .collect(),
+            compound: plan.norm.compound,
+            exact_read: plan.norm.exact_read,
+            decision,
+            notes: plan
+                .norm
+                .notes
+                .iter()
+                .chain(plan.warnings.iter())
+                .cloned()
+                .collect(),
+            structured_reducer: plan.rule.reducer.clone(),
+            lines,
+        });
+        CompactResult {
+            inline_text: text,
+            facts: facts_map,
+            compaction: Compaction {
+                authoritative: !fin.capture_truncated && !plan.no_omit,
+                kinds,
+            },
+            trace,
+            raw_ref: None,
+            stats: Stats {
+                raw_chars: self.raw.chars,
+                reduced_chars: if raw_mode {
+                    self.raw.chars
+                } else {
+                    reduced_chars
+                },
+                ratio,
+                raw_tokens: self.raw.tokens,
+                reduced_tokens,
+                token_method: "estimate-o200k",
+                raw_bytes: self.raw.bytes,
+                raw_lines: self.raw.lines,
+            },
+            classification: Classification {
+                family: plan.rule.family.clone(),
+                confidence: plan.confidence,
+                matched_reducer: plan.rule.id.clone(),
+                matched_via: plan.norm.via.as_str().into(),
+            },
+        }
+    }
+}
+
+/// Convenience: compact a whole text at once.
+pub fn compact_text(
+    req: &Request<'_>,
+    file_rules: &[FileRule],
+    text: &[u8],
+    exit_code: i32,
+    fin: &Finish,
+) -> (Plan, CompactResult) {
+    let plan = plan(req, file_rules);
+    let result = {
+        let mut s = plan.session();
+        s.push(text);
+        s.finish(exit_code, fin)
+    };
+    (plan, result)
+}

@@ -1,0 +1,188 @@
+use super::*;
+
+fn n(cmd: &str) -> Normalized {
+    normalize(Some(cmd), None)
+}
+
+fn argv(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn plain_command() {
+    let r = n("git status --short");
+    assert_eq!(r.argv, argv(&["git", "status", "--short"]));
+    assert_eq!(r.via, Via::Original);
+    assert!(!r.compound && !r.exact_read);
+}
+
+#[test]
+fn unwraps_shell_bodies_from_argv() {
+    let a = argv(&["/bin/bash", "-lc", "git status --short"]);
+    let r = normalize(None, Some(&a));
+    assert_eq!(r.argv, argv(&["git", "status", "--short"]));
+    assert_eq!(r.via, Via::ShellBody);
+    assert_eq!(r.shell_body.as_deref(), Some("git status --short"));
+    for shell in ["sh", "zsh", "fish", "dash", "ksh", "/usr/bin/zsh"] {
+        for flag in ["-c", "-lc", "-ic", "-ec"] {
+            let a = argv(&[shell, flag, "cargo test"]);
+            assert_eq!(
+                normalize(None, Some(&a)).argv,
+                argv(&["cargo", "test"]),
+                "{shell} {flag}"
+            );
+        }
+    }
+    let a = argv(&["bash", "-o", "pipefail", "-c", "make"]);
+    assert_eq!(normalize(None, Some(&a)).argv, argv(&["make"]));
+    let a = argv(&["bash", "--login", "-c", "bash -c 'npm test'"]);
+    assert_eq!(normalize(None, Some(&a)).argv, argv(&["npm", "test"]));
+}
+
+#[test]
+fn argv_is_never_resplit() {
+    let a = argv(&["git", "log", "--oneline", "--grep=a;b && c"]);
+    let r = normalize(None, Some(&a));
+    assert!(!r.compound);
+    assert_eq!(r.argv, a);
+    assert_eq!(r.command, "git log --oneline '--grep=a;b && c'");
+}
+
+#[test]
+fn strips_env_and_wrappers() {
+    assert_eq!(
+        n("RUST_LOG=debug cargo test").argv,
+        argv(&["cargo", "test"])
+    );
+    assert_eq!(
+        n("env -i FOO=1 BAR=2 pytest -x").argv,
+        argv(&["pytest", "-x"])
+    );
+    assert_eq!(
+        n("sudo -u root apt-get install -y jq").argv,
+        argv(&["apt-get", "install", "-y", "jq"])
+    );
+    assert_eq!(
+        n("time nice -n 5 timeout 60 make -j4").argv,
+        argv(&["make", "-j4"])
+    );
+    assert_eq!(
+        n("timeout -s KILL 5m npm test").argv,
+        argv(&["npm", "test"])
+    );
+    assert_eq!(n("RUST_LOG=debug cargo test").via, Via::Effective);
+}
+
+#[test]
+fn skips_setup_segments() {
+    let r = n("cd web && npm test");
+    assert_eq!(r.argv, argv(&["npm", "test"]));
+    assert!(!r.compound);
+    assert_eq!(r.via, Via::Effective);
+    assert_eq!(
+        n("set -euo pipefail; export CI=1; source .env && cargo build").argv,
+        argv(&["cargo", "build"])
+    );
+    assert_eq!(
+        n("if [ -f .venv/bin/activate ]; then . .venv/bin/activate; fi; pytest").argv,
+        argv(&["pytest"])
+    );
+    assert_eq!(
+        n("mkdir -p out && cd out && cmake ..").argv,
+        argv(&["cmake", ".."])
+    );
+    assert_eq!(
+        n("cd x && git add -A && git status --short").argv,
+        argv(&["git", "status", "--short"])
+    );
+    assert_eq!(
+        n("command -v jq >/dev/null && jq . f.json").argv,
+        argv(&["jq", ".", "f.json"])
+    );
+    assert_eq!(n("(cd sub && make)").argv, argv(&["make"]));
+}
+
+#[test]
+fn compound_commands_are_flagged() {
+    for c in [
+        "grep x a; echo hi; dig example.com",
+        "cargo build && cargo test",
+        "npm run dev & curl localhost",
+        "make\nmake install",
+    ] {
+        let r = n(c);
+        assert!(r.compound, "{c}");
+        assert!(r.argv.is_empty(), "{c}");
+    }
+    // echo alone next to a real command does not make it compound
+    let r = n("cargo test; echo \"exit=$?\"");
+    assert!(!r.compound);
+    assert_eq!(r.argv, argv(&["cargo", "test"]));
+}
+
+#[test]
+fn pipelines() {
+    assert_eq!(n("git log | head -20").argv, argv(&["git", "log"]));
+    assert_eq!(
+        n("cargo test 2>&1 | tee out.log | tail -50").argv,
+        argv(&["cargo", "test"])
+    );
+    assert_eq!(
+        n("rg TODO src | sort | uniq -c").argv,
+        argv(&["rg", "TODO", "src"])
+    );
+    assert_eq!(
+        n("curl -s https://x | python3 -m json.tool").argv,
+        argv(&["python3", "-m", "json.tool"])
+    );
+    assert_eq!(n("ps aux | grep node").argv, argv(&["ps", "aux"]));
+    assert_eq!(n("ps aux | grep node").pipeline.len(), 2);
+}
+
+#[test]
+fn exact_reads() {
+    for c in [
+        "cat src/main.rs",
+        "head -n 50 src/lib.rs",
+        "tail -20 README.md",
+        "sed -n '10,40p' src/main.rs",
+        "nl -ba Cargo.toml",
+        "bat src/x.rs",
+        "jq . package.json",
+        "cat Cargo.toml | grep version",
+        "git show HEAD~1:src/main.rs",
+        "yq .services compose.yml",
+    ] {
+        assert!(n(c).exact_read, "{c}");
+    }
+    for c in [
+        "tail -n 2000 app.log",
+        "tail -f server.out",
+        "cat /var/log/syslog",
+        "git show HEAD",
+        "sed -i s/a/b/ f",
+        "ls -la",
+        "cargo test | head",
+    ] {
+        assert!(!n(c).exact_read, "{c}");
+    }
+}
+
+#[test]
+fn git_subcommands() {
+    let g = |c: &str| git_subcommand(&n(c).argv).map(str::to_string);
+    assert_eq!(
+        g("git -C repo -c color.ui=never status"),
+        Some("status".into())
+    );
+    assert_eq!(g("git --no-pager log --oneline"), Some("log".into()));
+    assert_eq!(g("/usr/bin/git diff"), Some("diff".into()));
+    assert_eq!(g("ls"), None);
+}
+
+#[test]
+fn basenames() {
+    assert_eq!(basename("/usr/local/bin/tokenjuice"), "tokenjuice");
+    assert_eq!(basename("C:\\bin\\git.exe"), "git");
+    assert_eq!(basename("npm.cmd"), "npm");
+}

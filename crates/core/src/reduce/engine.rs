@@ -1,0 +1,550 @@
+//! The streaming, rule-driven line reducer.
+//!
+//! Lines arrive one at a time; memory stays bounded whatever the input size:
+//! a head of the first entries, a ring of the last entries, and a capped list of
+//! entries kept from the middle (error/warning lines with context, keep-blocks).
+//! Runs of identical or similar lines fold into one entry with a count. Every
+//! omitted or filtered line is accounted for, so the rendering can say exactly
+//! what was left out and where.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::shape::shape;
+use super::signal::{self, Level};
+use super::text::{clip_line, resolve_cr, strip_ansi};
+use crate::rules::compiled::CompiledRule;
+use crate::rules::model::{CounterSource, FactMode};
+
+/// Most entries kept from the middle of the output (beyond head and tail).
+pub const MAX_KEPT_ENTRIES: usize = 250;
+/// Most bytes of kept middle entries.
+pub const MAX_KEPT_BYTES: usize = 256 * 1024;
+/// Most lines of indented continuation kept after a signal line (tracebacks).
+const MAX_CONTINUATION: usize = 30;
+
+/// One shown line, or a run of identical/similar lines folded into one.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub first: u64,
+    pub last: u64,
+    pub text: String,
+    pub last_text: Option<String>,
+    /// The second line of a similar run (shown when the run has exactly three lines).
+    pub second_text: Option<String>,
+    pub count: u64,
+    pub identical: bool,
+    pub keep: bool,
+    pub level: Level,
+    pub shape: u64,
+    /// This is the first occurrence of a signal line that repeats later (group id).
+    pub group: Option<u32>,
+    /// This is a later repeat of the signal line of that group.
+    pub repeat_of: Option<u32>,
+    /// Lines cut for size just before this entry.
+    pub omitted_before: u64,
+    /// Signal lines among `omitted_before`.
+    pub omitted_signals_before: u64,
+    /// Noise lines dropped by filters just before this entry.
+    pub filtered_before: u64,
+    /// Starts a keep-block (no folding across a block start).
+    pub block_start: bool,
+}
+
+/// Head, tail ring and kept middle for one sequence of entries.
+#[derive(Debug, Default)]
+pub struct Track {
+    pub head: Vec<Entry>,
+    pub ring: VecDeque<Entry>,
+    pub kept: Vec<Entry>,
+    head_cap: usize,
+    ring_cap: usize,
+    kept_bytes: usize,
+    /// Filtered lines since the last entry was created.
+    pending_filtered: u64,
+    /// Middle entries that could not be kept because the kept list was full.
+    pub dropped_kept: u64,
+    pub dropped_kept_signals: u64,
+    pub entries: u64,
+    /// Repeats of each signal group that were cut.
+    pub hidden_repeats: Vec<u64>,
+    unlimited: bool,
+}
+
+impl Track {
+    pub fn new(head_cap: usize, ring_cap: usize, unlimited: bool) -> Self {
+        Track {
+            head_cap,
+            ring_cap: ring_cap.max(1),
+            unlimited,
+            ..Track::default()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.head.is_empty() && self.ring.is_empty() && self.kept.is_empty()
+    }
+
+    fn last_mut(&mut self) -> Option<&mut Entry> {
+        if let Some(e) = self.ring.back_mut() {
+            return Some(e);
+        }
+        self.head.last_mut()
+    }
+
+    pub fn last(&self) -> Option<&Entry> {
+        self.ring.back().or_else(|| self.head.last())
+    }
+
+    pub fn filtered(&mut self, n: u64) {
+        self.pending_filtered += n;
+    }
+
+    pub fn trailing_filtered(&self) -> u64 {
+        self.pending_filtered
+    }
+
+    /// Mark the last `n` entries as kept (context before a signal).
+    fn keep_last(&mut self, n: usize) {
+        let mut left = n;
+        for e in self.ring.iter_mut().rev() {
+            if left == 0 {
+                return;
+            }
+            e.keep = true;
+            left -= 1;
+        }
+        for e in self.head.iter_mut().rev() {
+            if left == 0 {
+                return;
+            }
+            e.keep = true;
+            left -= 1;
+        }
+    }
+
+    fn push(&mut self, mut e: Entry) {
+        e.filtered_before += std::mem::take(&mut self.pending_filtered);
+        self.entries += 1;
+        if self.unlimited || self.head.len() < self.head_cap {
+            self.head.push(e);
+            return;
+        }
+        self.ring.push_back(e);
+        if self.ring.len() > self.ring_cap {
+            if let Some(old) = self.ring.pop_front() {
+                self.evict(old);
+            }
+        }
+    }
+
+    fn evict(&mut self, old: Entry) {
+        if old.keep && self.kept.len() < MAX_KEPT_ENTRIES && self.kept_bytes < MAX_KEPT_BYTES {
+            self.kept_bytes += old.text.len() + old.last_text.as_ref().map_or(0, String::len);
+            self.kept.push(old);
+            return;
+        }
+        if old.keep {
+            self.dropped_kept += old.count;
+            if old.level > Level::None {
+                self.dropped_kept_signals += old.count;
+            }
+        }
+        if let Some(g) = old.repeat_of {
+            let g = g as usize;
+            if self.hidden_repeats.len() <= g {
+                self.hidden_repeats.resize(g + 1, 0);
+            }
+            self.hidden_repeats[g] += old.count;
+        }
+        // Fold the dropped entry's accounting into its successor.
+        let signals = if old.level > Level::None {
+            old.count
+        } else {
+            0
+        };
+        let next = self
+            .ring
+            .front_mut()
+            .expect("ring holds at least one entry after a push");
+        next.omitted_before += old.omitted_before + old.count;
+        next.omitted_signals_before += old.omitted_signals_before + signals;
+        next.filtered_before += old.filtered_before;
+    }
+}
+
+/// Options that do not come from the rule.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EngineOptions {
+    /// Filters and dedupe only: nothing is cut.
+    pub no_omit: bool,
+}
+
+#[derive(Debug, Default)]
+struct FactState {
+    value: u64,
+    seen: bool,
+}
+
+/// The streaming reducer for one rule.
+pub struct LineEngine<'r> {
+    rule: &'r CompiledRule,
+    pub line_no: u64,
+    pub main: Track,
+    /// Lines matching keepPatterns (plus signals), when the rule has keepPatterns.
+    pub keep_track: Option<Track>,
+    pub keep_matched_any: bool,
+    /// Counter hits over all surviving lines and over keep-matched lines.
+    pub counters_pre: Vec<u64>,
+    pub counters_post: Vec<u64>,
+    facts: Vec<Vec<FactState>>,
+    pub match_output_hits: Vec<bool>,
+    pub error_lines: u64,
+    pub warning_lines: u64,
+    pub filtered_lines: u64,
+    in_block: Option<(usize, usize)>, // (block index, lines so far)
+    context_after_left: usize,
+    continuation_left: usize,
+    groups: HashMap<u64, u32>,
+}
+
+impl<'r> LineEngine<'r> {
+    pub fn new(rule: &'r CompiledRule, opts: EngineOptions) -> Self {
+        let s = &rule.settings;
+        let head_cap = s.head.max(s.fail_head);
+        let ring_cap = s.tail.max(s.fail_tail).max(s.context_before + 1);
+        let keep_track =
+            (!rule.keep.is_empty()).then(|| Track::new(head_cap, ring_cap, opts.no_omit));
+        LineEngine {
+            rule,
+            line_no: 0,
+            main: Track::new(head_cap, ring_cap, opts.no_omit),
+            keep_track,
+            keep_matched_any: false,
+            counters_pre: vec![0; rule.counters.len()],
+            counters_post: vec![0; rule.counters.len()],
+            facts: rule
+                .facts
+                .iter()
+                .map(|f| f.values.iter().map(|_| FactState::default()).collect())
+                .collect(),
+            match_output_hits: vec![false; rule.match_output.len()],
+            error_lines: 0,
+            warning_lines: 0,
+            filtered_lines: 0,
+            in_block: None,
+            context_after_left: 0,
+            continuation_left: 0,
+            groups: HashMap::new(),
+        }
+    }
+
+    pub fn rule(&self) -> &'r CompiledRule {
+        self.rule
+    }
+
+    /// Clean a raw line the way the rule's transforms say: carriage returns resolved,
+    /// ANSI stripped, trailing whitespace trimmed.
+    pub fn clean<'a>(&self, raw: &'a str) -> std::borrow::Cow<'a, str> {
+        let line = resolve_cr(raw);
+        let line = if self.rule.settings.strip_ansi {
+            strip_ansi(line)
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        };
+        match line {
+            std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.trim_end()),
+            std::borrow::Cow::Owned(s) => {
+                let t = s.trim_end();
+                if t.len() == s.len() {
+                    std::borrow::Cow::Owned(s)
+                } else {
+                    std::borrow::Cow::Owned(t.to_string())
+                }
+            }
+        }
+    }
+
+    /// Feed one raw line (without its newline).
+    pub fn push_line(&mut self, raw: &str) {
+        self.line_no += 1;
+        let cleaned = self.clean(raw);
+        self.push_clean(&cleaned);
+    }
+
+    /// Feed one already-cleaned line.
+    pub fn push_clean(&mut self, line: &str) {
+        let rule = self.rule;
+        let s = &rule.settings;
+
+        for (i, mo) in rule.match_output.iter().enumerate() {
+            if !self.match_output_hits[i] && mo.0.is_match(line) {
+                self.match_output_hits[i] = true;
+            }
+        }
+
+        if rule.skip.iter().any(|re| re.is_match(line)) {
+            self.filtered_lines += 1;
+            self.main.filtered(1);
+            if let Some(k) = &mut self.keep_track {
+                k.filtered(1);
+            }
+            return;
+        }
+
+        let mut counter_hits: u64 = 0; // bitmask of the first 64 counters
+        for (i, c) in rule.counters.iter().enumerate() {
+            if c.1.is_match(line) {
+                self.counters_pre[i] += 1;
+                if i < 64 {
+                    counter_hits |= 1 << i;
+                }
+            }
+        }
+        for (i, fx) in rule.facts.iter().enumerate() {
+            if let Some(caps) = fx.re.captures(line) {
+                for (j, (_, group)) in fx.values.iter().enumerate() {
+                    let Some(v) = caps
+                        .iter()
+                        .find(|(k, _)| k == group)
+                        .and_then(|(_, v)| v.parse::<u64>().ok())
+                    else {
+                        continue;
+                    };
+                    let st = &mut self.facts[i][j];
+                    st.value = match fx.mode {
+                        FactMode::Sum => st.value + v,
+                        FactMode::Last => v,
+                        FactMode::Max => st.value.max(v),
+                    };
+                    st.seen = true;
+                }
+            }
+        }
+
+        let level = if s.signals {
+            signal::classify(line)
+        } else {
+            Level::None
+        };
+        match level {
+            Level::Error => self.error_lines += 1,
+            Level::Warning => self.warning_lines += 1,
+            Level::None => {}
+        }
+
+        // keepPatterns track
+        if self.keep_track.is_some() {
+            let matched = rule.keep.iter().any(|re| re.is_match(line));
+            if matched {
+                self.keep_matched_any = true;
+                for (i, _) in rule.counters.iter().enumerate().take(64) {
+                    if counter_hits & (1 << i) != 0 {
+                        self.counters_post[i] += 1;
+                    }
+                }
+            }
+            let e = (matched || level > Level::None)
+                .then(|| self.make_entry(line, level, level > Level::None, false));
+            if let Some(track) = &mut self.keep_track {
+                match e {
+                    Some(e) => Self::fold_or_push(
+                        track,
+                        e,
+                        s.dedupe,
+                        s.collapse_similar,
+                        s.collapse_repeats,
+                    ),
+                    None => track.filtered(1),
+                }
+            }
+        }
+
+        // A later repeat of a signal line seen before (not adjacent): counted, not kept again,
+        // and it pulls in no context.
+        let mut e = self.make_entry(line, level, level > Level::None, false);
+        let mut repeat = false;
+        if level > Level::None && s.collapse_repeats {
+            let adjacent = self
+                .main
+                .last()
+                .is_some_and(|l| l.shape == e.shape && l.level == level);
+            if !adjacent {
+                if let Some(&g) = self.groups.get(&e.shape) {
+                    repeat = true;
+                    e.keep = false;
+                    e.repeat_of = Some(g);
+                } else if self.groups.len() < 4096 {
+                    let g = self.groups.len() as u32;
+                    self.groups.insert(e.shape, g);
+                    e.group = Some(g);
+                }
+            }
+        }
+        let signal = level > Level::None && !repeat;
+
+        // keep-blocks, context and continuation
+        let mut keep = signal;
+        if let Some((bi, n)) = self.in_block {
+            keep = true;
+            let b = &rule.blocks[bi];
+            let ended = match &b.end {
+                Some(end) => end.is_match(line),
+                None => line.trim().is_empty(),
+            };
+            if ended || n + 1 >= b.max_lines {
+                self.in_block = None;
+            } else {
+                self.in_block = Some((bi, n + 1));
+            }
+        } else if let Some(bi) = rule.blocks.iter().position(|b| b.start.is_match(line)) {
+            keep = true;
+            e.block_start = true;
+            self.in_block = Some((bi, 1));
+        }
+        if signal {
+            if s.context_before > 0 {
+                self.main.keep_last(s.context_before);
+            }
+            self.context_after_left = s.context_after;
+            self.continuation_left = MAX_CONTINUATION;
+        } else if repeat {
+            self.context_after_left = 0;
+            self.continuation_left = 0;
+        } else if self.context_after_left > 0 {
+            keep = true;
+            self.context_after_left -= 1;
+        } else if self.continuation_left > 0 {
+            let indented = line.starts_with([' ', '\t']) && !line.trim().is_empty();
+            let trace = line.starts_with("at ") || line.starts_with("Caused by");
+            if indented || trace {
+                keep = true;
+                self.continuation_left -= 1;
+            } else {
+                self.continuation_left = 0;
+            }
+        }
+        e.keep = keep;
+        Self::fold_or_push(
+            &mut self.main,
+            e,
+            s.dedupe,
+            s.collapse_similar,
+            s.collapse_repeats,
+        );
+    }
+
+    fn make_entry(&self, line: &str, level: Level, keep: bool, block_start: bool) -> Entry {
+        let s = &self.rule.settings;
+        let text = clip_line(line, s.max_line_chars).into_owned();
+        Entry {
+            first: self.line_no,
+            last: self.line_no,
+            shape: if s.collapse_similar || s.collapse_repeats {
+                shape(line, s.fold)
+            } else {
+                0
+            },
+            text,
+            last_text: None,
+            second_text: None,
+            count: 1,
+            identical: true,
+            keep,
+            level,
+            group: None,
+            repeat_of: None,
+            omitted_before: 0,
+            omitted_signals_before: 0,
+            filtered_before: 0,
+            block_start,
+        }
+    }
+
+    fn fold_or_push(
+        track: &mut Track,
+        e: Entry,
+        dedupe: bool,
+        similar: bool,
+        similar_signals: bool,
+    ) {
+        if let Some(prev) = track.last_mut() {
+            if prev.level == e.level && !e.block_start {
+                let prev_text = prev.last_text.as_deref().unwrap_or(&prev.text);
+                let identical = prev.identical && prev_text == e.text;
+                let blank = e.text.is_empty() && prev.text.is_empty();
+                let may_fold_similar = if e.level > Level::None {
+                    similar_signals
+                } else {
+                    similar
+                };
+                if (dedupe && (identical || blank))
+                    || (may_fold_similar
+                        && prev.shape == e.shape
+                        && e.shape != 0
+                        && !e.text.is_empty())
+                {
+                    prev.count += 1;
+                    prev.last = e.last;
+                    prev.keep |= e.keep;
+                    if !identical && !blank {
+                        prev.identical = false;
+                        if prev.count == 2 {
+                            prev.second_text = Some(e.text.clone());
+                        }
+                        prev.last_text = Some(e.text);
+                    } else if prev.count == 2 {
+                        prev.second_text = Some(e.text.clone());
+                    }
+                    return;
+                }
+            }
+        }
+        track.push(e);
+    }
+
+    /// Counter values as the rule's `counterSource` says.
+    pub fn counter_values(&self) -> Vec<(String, u64)> {
+        let post = self.rule.settings.counter_source == CounterSource::PostKeep
+            && self.keep_track.is_some()
+            && self.keep_matched_any;
+        self.rule
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                (
+                    c.0.clone(),
+                    if post {
+                        self.counters_post[i]
+                    } else {
+                        self.counters_pre[i]
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Facts read from summary lines (only those that were seen).
+    pub fn extracted_facts(&self) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        for (i, fx) in self.rule.facts.iter().enumerate() {
+            for (j, (name, _)) in fx.values.iter().enumerate() {
+                let st = &self.facts[i][j];
+                if st.seen {
+                    out.push((name.clone(), st.value));
+                }
+            }
+        }
+        out
+    }
+
+    /// The first matchOutput message whose pattern matched, in rule order.
+    pub fn match_output_message(&self) -> Option<&'r str> {
+        self.rule
+            .match_output
+            .iter()
+            .zip(&self.match_output_hits)
+            .find(|(_, hit)| **hit)
+            .map(|(mo, _)| mo.1.as_str())
+    }
+}

@@ -1,0 +1,9 @@
+//! Streaming reduction: text helpers, signal detection, shapes, the line engine,
+//! structured reducers and rendering.
+
+pub mod engine;
+pub mod render;
+pub mod shape;
+pub mod signal;
+pub mod structured;
+pub mod text;

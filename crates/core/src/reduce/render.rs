@@ -1,0 +1,207 @@
+//! Turning tracks of entries into text, with honest omission markers.
+
+use super::engine::{Entry, Track};
+use super::signal::Level;
+
+/// Rendered body lines and what was left out.
+#[derive(Debug, Default)]
+pub struct Body {
+    pub lines: Vec<String>,
+    /// Lines cut for size (counted in markers).
+    pub omitted: u64,
+    /// Error/warning lines among the omitted ones.
+    pub omitted_signals: u64,
+    /// Noise lines dropped by filters.
+    pub filtered: u64,
+    /// Lines folded into similar/identical runs (shown as counts).
+    pub folded: u64,
+    /// Middle lines kept for being errors, warnings, blocks or context.
+    pub kept_middle: u64,
+    /// Number of lines clipped for length.
+    pub clipped: u64,
+}
+
+/// Render a track, showing the first `head` and last `tail` entries plus every kept one.
+pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -> Body {
+    let mut visible: Vec<(&Entry, u64, u64)> = Vec::new(); // entry, omitted_before, omitted_signals_before
+    let mut carry_omitted = 0u64;
+    let mut carry_signals = 0u64;
+    let mut filtered = 0u64;
+    let mut kept_middle = 0u64;
+    let mut hidden_repeats = track.hidden_repeats.clone();
+    let ring_len = track.ring.len();
+    let all = track
+        .head
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e, i < head, false))
+        .chain(track.kept.iter().map(|e| (e, false, true)))
+        .chain(
+            track
+                .ring
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e, i + tail >= ring_len, false)),
+        );
+    for (e, in_window, from_kept) in all {
+        carry_omitted += e.omitted_before;
+        carry_signals += e.omitted_signals_before;
+        filtered += e.filtered_before;
+        if in_window || e.keep || from_kept {
+            if !in_window {
+                kept_middle += e.count;
+            }
+            visible.push((e, carry_omitted, carry_signals));
+            carry_omitted = 0;
+            carry_signals = 0;
+        } else {
+            carry_omitted += e.count;
+            if e.level > Level::None {
+                carry_signals += e.count;
+            }
+            if let Some(g) = e.repeat_of {
+                let g = g as usize;
+                if hidden_repeats.len() <= g {
+                    hidden_repeats.resize(g + 1, 0);
+                }
+                hidden_repeats[g] += e.count;
+            }
+        }
+    }
+    filtered += track.trailing_filtered();
+
+    // trim blank entries at the edges
+    if trim_edges {
+        while visible
+            .first()
+            .is_some_and(|(e, o, _)| e.text.is_empty() && *o == 0)
+        {
+            visible.remove(0);
+        }
+        while visible.last().is_some_and(|(e, _, _)| e.text.is_empty()) && carry_omitted == 0 {
+            visible.pop();
+        }
+    }
+
+    let mut body = Body {
+        filtered,
+        kept_middle,
+        ..Body::default()
+    };
+    for (e, omitted, signals) in visible {
+        if omitted > 0 {
+            body.omitted += omitted;
+            body.omitted_signals += signals;
+            body.lines.push(omission_marker(omitted, signals));
+        }
+        push_entry(&mut body, e, &hidden_repeats);
+    }
+    if carry_omitted > 0 {
+        body.omitted += carry_omitted;
+        body.omitted_signals += carry_signals;
+        body.lines
+            .push(omission_marker(carry_omitted, carry_signals));
+    }
+    body
+}
+
+pub fn omission_marker(n: u64, signals: u64) -> String {
+    let lines = if n == 1 { "line" } else { "lines" };
+    if signals > 0 {
+        format!("... {n} {lines} omitted ({signals} of them error/warning lines) ...")
+    } else {
+        format!("... {n} {lines} omitted ...")
+    }
+}
+
+fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
+    if e.text.contains("chars clipped]") {
+        body.clipped += 1;
+    }
+    let repeats = e
+        .group
+        .and_then(|g| hidden_repeats.get(g as usize))
+        .copied()
+        .unwrap_or(0);
+    let suffix = if repeats > 0 {
+        format!("  (+{repeats} similar later, not shown)")
+    } else {
+        String::new()
+    };
+    if e.count == 1 {
+        body.lines.push(format!("{}{suffix}", e.text));
+        return;
+    }
+    if e.identical || e.text.is_empty() {
+        body.folded += e.count - 1;
+        if e.text.is_empty() {
+            body.lines.push(String::new());
+        } else {
+            body.lines.push(format!("{} ×{}{suffix}", e.text, e.count));
+        }
+        return;
+    }
+    body.lines.push(format!("{}{suffix}", e.text));
+    if e.count == 3 {
+        if let Some(second) = &e.second_text {
+            body.lines.push(second.clone());
+        }
+    } else if e.count > 3 {
+        body.folded += e.count - 2;
+        body.lines
+            .push(format!("... {} similar lines ...", e.count - 2));
+    }
+    if let Some(last) = &e.last_text {
+        body.lines.push(last.clone());
+    }
+}
+
+/// `1 failed test`, `3 failed tests`, `2 matches`, `4 entries`.
+pub fn pluralize(count: u64, name: &str) -> String {
+    if count == 1 {
+        return format!("{count} {name}");
+    }
+    let (head, last) = match name.rfind(' ') {
+        Some(k) => (&name[..=k], &name[k + 1..]),
+        None => ("", name),
+    };
+    let plural = if last.ends_with('s')
+        || last.ends_with('x')
+        || last.ends_with("ch")
+        || last.ends_with("sh")
+    {
+        if last.ends_with("ss")
+            || last.ends_with('x')
+            || last.ends_with("ch")
+            || last.ends_with("sh")
+        {
+            format!("{last}es")
+        } else {
+            last.to_string()
+        }
+    } else if last.ends_with('y')
+        && !last.ends_with("ay")
+        && !last.ends_with("ey")
+        && !last.ends_with("oy")
+    {
+        format!("{}ies", &last[..last.len() - 1])
+    } else {
+        format!("{last}s")
+    };
+    format!("{count} {head}{plural}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(pluralize(1, "failed test"), "1 failed test");
+        assert_eq!(pluralize(3, "failed test"), "3 failed tests");
+        assert_eq!(pluralize(2, "match"), "2 matches");
+        assert_eq!(pluralize(4, "entry"), "4 entries");
+        assert_eq!(pluralize(0, "key"), "0 keys");
+        assert_eq!(pluralize(5, "process"), "5 processes");
+    }
+}

@@ -1,0 +1,312 @@
+//! Is this line an error, a warning, or neither?
+//!
+//! A line is a *signal* when it holds a failure word as a word of its own
+//! (`error`, `FAILED`, `panicked`, `Traceback`, `ValueError`, `npm ERR!`, …),
+//! not as part of an identifier or a file name (`error_handler`, `src/error.rs`,
+//! `error-chain`) and not negated (`0 errors`, `no warnings`, `failed: 0`).
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use std::sync::OnceLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    None,
+    Warning,
+    Error,
+}
+
+struct Stem {
+    text: &'static str,
+    level: Level,
+    /// Allowed endings of the word after the stem ("" = the stem alone).
+    suffixes: &'static [&'static str],
+}
+
+const STEMS: &[Stem] = &[
+    Stem {
+        text: "error",
+        level: Level::Error,
+        suffixes: &["", "s"],
+    },
+    Stem {
+        text: "err!",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "err",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "fatal",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "fail",
+        level: Level::Error,
+        suffixes: &["", "s", "ed", "ure", "ures", "ing"],
+    },
+    Stem {
+        text: "panic",
+        level: Level::Error,
+        suffixes: &["", "ked", "s"],
+    },
+    Stem {
+        text: "exception",
+        level: Level::Error,
+        suffixes: &["", "s"],
+    },
+    Stem {
+        text: "traceback",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "critical",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "segfault",
+        level: Level::Error,
+        suffixes: &["", "ed"],
+    },
+    Stem {
+        text: "segmentation fault",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "abort",
+        level: Level::Error,
+        suffixes: &["", "ed", "ing"],
+    },
+    Stem {
+        text: "denied",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "refused",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "cannot",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "unable to",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "not found",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "no such file",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "timed out",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "undefined reference",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "assertionerror",
+        level: Level::Error,
+        suffixes: &[""],
+    },
+    Stem {
+        text: "warn",
+        level: Level::Warning,
+        suffixes: &["", "s", "ing", "ings"],
+    },
+    Stem {
+        text: "deprecat",
+        level: Level::Warning,
+        suffixes: &["ed", "ion", "ions"],
+    },
+];
+
+fn automaton() -> &'static AhoCorasick {
+    static AC: OnceLock<AhoCorasick> = OnceLock::new();
+    AC.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(STEMS.iter().map(|s| s.text))
+            .expect("static keyword list compiles")
+    })
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The strongest signal level of a line.
+pub fn classify(line: &str) -> Level {
+    let b = line.as_bytes();
+    let mut best = Level::None;
+    for m in automaton().find_iter(b) {
+        let stem = &STEMS[m.pattern().as_usize()];
+        if stem.level <= best {
+            continue;
+        }
+        if is_signal_at(b, m.start(), m.end(), stem) {
+            best = stem.level;
+            if best == Level::Error {
+                break;
+            }
+        }
+    }
+    best
+}
+
+fn is_signal_at(b: &[u8], start: usize, end: usize, stem: &Stem) -> bool {
+    // Left edge: start of a word, or a camelCase hump (`ValueError`, `UserWarning`).
+    if start > 0 {
+        let prev = b[start - 1];
+        let camel = prev.is_ascii_lowercase() && b[start].is_ascii_uppercase();
+        if is_word(prev) && !camel {
+            return false;
+        }
+        // part of a path or a name: `src/error.rs`, `.error`, `no-error`
+        if matches!(prev, b'/' | b'\\' | b'.' | b'-' | b'$' | b'@' | b'#' | b'%') {
+            return false;
+        }
+    }
+    // Right edge: the rest of the word must be an allowed ending.
+    let mut j = end;
+    if stem.text.ends_with(|c: char| c.is_ascii_alphanumeric()) {
+        while j < b.len() && b[j].is_ascii_alphabetic() && j - end < 5 {
+            j += 1;
+        }
+        let rest = &b[end..j];
+        let camel_next = j < b.len() && b[j].is_ascii_uppercase() && rest.is_empty();
+        let ok = stem
+            .suffixes
+            .iter()
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(rest));
+        if !ok && !camel_next {
+            return false;
+        }
+        if j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
+            return false;
+        }
+        // a file or module name: `error.rs`, `errors.go`, `error-chain`
+        if j + 1 < b.len() && matches!(b[j], b'.' | b'-') && is_word(b[j + 1]) {
+            return false;
+        }
+    }
+    !negated(b, start, j)
+}
+
+/// `0 errors`, `no warnings`, `without errors`, `errors: 0`, `failed=0`, `0 failed`.
+fn negated(b: &[u8], start: usize, end: usize) -> bool {
+    // previous word
+    let mut k = start;
+    while k > 0 && b[k - 1] == b' ' {
+        k -= 1;
+    }
+    let word_end = k;
+    while k > 0 && is_word(b[k - 1]) {
+        k -= 1;
+    }
+    let prev = &b[k..word_end];
+    if word_end < start
+        && (prev == b"0"
+            || prev.eq_ignore_ascii_case(b"no")
+            || prev.eq_ignore_ascii_case(b"zero")
+            || prev.eq_ignore_ascii_case(b"without")
+            || prev.eq_ignore_ascii_case(b"non"))
+    {
+        return true;
+    }
+    // next: `: 0`, `=0`, ` 0` followed by a non-digit
+    let mut j = end;
+    while j < b.len() && b[j] == b' ' {
+        j += 1;
+    }
+    if j < b.len() && (b[j] == b':' || b[j] == b'=') {
+        j += 1;
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+    }
+    j > end && j < b.len() && b[j] == b'0' && (j + 1 == b.len() || !b[j + 1].is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors() {
+        for l in [
+            "error: could not compile `foo`",
+            "error[E0308]: mismatched types",
+            "ERROR: something broke",
+            "npm ERR! code ENOENT",
+            "test foo ... FAILED",
+            "thread 'main' panicked at src/main.rs:3:5:",
+            "Traceback (most recent call last):",
+            "ValueError: bad input",
+            "FATAL: out of memory",
+            "Segmentation fault (core dumped)",
+            "bash: foo: command not found",
+            "ls: cannot access 'x': No such file or directory",
+            "Permission denied (publickey).",
+            "1 failed, 2 passed",
+            "Error:",
+            "[ERR] x",
+            "java.lang.NullPointerException: boom",
+            "AssertionError: expected 1",
+        ] {
+            assert_eq!(classify(l), Level::Error, "{l}");
+        }
+    }
+
+    #[test]
+    fn warnings() {
+        for l in [
+            "warning: unused variable: `x`",
+            "WARN slow",
+            "DeprecationWarning: old",
+            "npm warn deprecated x@1",
+        ] {
+            assert_eq!(classify(l), Level::Warning, "{l}");
+        }
+    }
+
+    #[test]
+    fn not_signals() {
+        for l in [
+            "0 errors, 0 warnings",
+            "no errors found",
+            "Errors: 0",
+            "failed=0 passed=3",
+            "src/error.rs",
+            "Compiling error-chain v0.12.4",
+            "fn error_handler()",
+            "terrors of the deep",
+            "warnings.py",
+            "test result: ok. 3 passed; 0 failed",
+            "all good",
+            "mirror of failsafe",
+        ] {
+            assert_eq!(classify(l), Level::None, "{l}");
+        }
+    }
+}

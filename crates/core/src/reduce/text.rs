@@ -1,0 +1,166 @@
+//! Line-level text helpers used on the hot path.
+
+use std::borrow::Cow;
+
+/// Remove ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`),
+/// other two-byte `ESC x` sequences, incomplete trailing sequences and stray ESC bytes.
+pub fn strip_ansi(line: &str) -> Cow<'_, str> {
+    if !line.as_bytes().contains(&0x1b) && !line.contains('\u{9b}') {
+        return Cow::Borrowed(line);
+    }
+    let b = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        let c = b[i];
+        // 8-bit CSI (U+009B encoded as C2 9B)
+        let csi8 = c == 0xc2 && b.get(i + 1) == Some(&0x9b);
+        if c != 0x1b && !csi8 {
+            i += 1;
+            continue;
+        }
+        out.push_str(&line[last..i]);
+        if csi8 {
+            i = skip_csi(b, i + 2);
+        } else {
+            match b.get(i + 1) {
+                Some(b'[') => i = skip_csi(b, i + 2),
+                Some(b']' | b'P' | b'X' | b'^' | b'_') => {
+                    // OSC / DCS / SOS / PM / APC: until BEL or ESC \
+                    let mut j = i + 2;
+                    while j < b.len() {
+                        if b[j] == 0x07 {
+                            j += 1;
+                            break;
+                        }
+                        if b[j] == 0x1b && b.get(j + 1) == Some(&b'\\') {
+                            j += 2;
+                            break;
+                        }
+                        j += 1;
+                    }
+                    i = j;
+                }
+                Some(&n) if (0x20..0x7f).contains(&n) => {
+                    // ESC ( B and friends take one more byte
+                    i += if matches!(n, b'(' | b')' | b'*' | b'+' | b'#' | b'%') {
+                        3
+                    } else {
+                        2
+                    };
+                }
+                _ => i += 1,
+            }
+        }
+        i = i.min(b.len());
+        // never split a UTF-8 character
+        while i < b.len() && !line.is_char_boundary(i) {
+            i += 1;
+        }
+        last = i;
+    }
+    out.push_str(&line[last..]);
+    Cow::Owned(out)
+}
+
+fn skip_csi(b: &[u8], mut j: usize) -> usize {
+    while j < b.len() && (0x20..=0x3f).contains(&b[j]) {
+        j += 1;
+    }
+    if j < b.len() && (0x40..=0x7e).contains(&b[j]) {
+        j += 1;
+    }
+    j
+}
+
+/// Resolve carriage returns the way a terminal shows them: `a\rb` keeps what was
+/// written last. A trailing `\r` (CRLF) is dropped.
+pub fn resolve_cr(line: &str) -> &str {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    match line.rfind('\r') {
+        // Progress bars redraw the whole line; the last segment is the final state.
+        Some(k) => {
+            let last = &line[k + 1..];
+            if last.trim().is_empty() {
+                // `text\r   ` (clear) — keep the last non-blank segment
+                line[..k]
+                    .rsplit('\r')
+                    .find(|s| !s.trim().is_empty())
+                    .unwrap_or("")
+            } else {
+                last
+            }
+        }
+        None => line,
+    }
+}
+
+/// Clip a line longer than `max` characters in the middle, saying how much was cut.
+pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
+    if max == 0 || line.len() <= max {
+        return Cow::Borrowed(line);
+    }
+    let n = line.chars().count();
+    if n <= max {
+        return Cow::Borrowed(line);
+    }
+    let keep_head = max * 2 / 3;
+    let keep_tail = max - keep_head;
+    let head: String = line.chars().take(keep_head).collect();
+    let tail_start = line
+        .char_indices()
+        .nth(n - keep_tail)
+        .map_or(line.len(), |(i, _)| i);
+    Cow::Owned(format!(
+        "{head}…[{} chars clipped]…{}",
+        n - keep_head - keep_tail,
+        &line[tail_start..]
+    ))
+}
+
+/// Number of Unicode scalar values in `s` (what `rawChars` counts).
+pub fn count_chars(s: &[u8]) -> usize {
+    s.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_common_sequences() {
+        assert_eq!(strip_ansi("\x1b[31merror\x1b[0m: x"), "error: x");
+        assert_eq!(strip_ansi("\x1b]8;;http://x\x07link\x1b]8;;\x07"), "link");
+        assert_eq!(strip_ansi("\x1b]0;title\x1b\\ok"), "ok");
+        assert_eq!(strip_ansi("a\x1b(Bb"), "ab");
+        assert_eq!(strip_ansi("tail\x1b["), "tail");
+        assert_eq!(strip_ansi("é\x1b[1mü"), "éü");
+        assert_eq!(strip_ansi("plain"), "plain");
+        assert!(matches!(strip_ansi("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn carriage_returns() {
+        assert_eq!(resolve_cr("10%\r50%\r100%"), "100%");
+        assert_eq!(resolve_cr("line\r"), "line");
+        assert_eq!(resolve_cr("done\r    "), "done");
+        assert_eq!(resolve_cr("no cr"), "no cr");
+    }
+
+    #[test]
+    fn clipping() {
+        let long = "x".repeat(100);
+        let c = clip_line(&long, 30);
+        assert!(c.contains("[70 chars clipped]"), "{c}");
+        assert_eq!(clip_line("short", 30), "short");
+        let uni = "é".repeat(50);
+        assert!(clip_line(&uni, 10).contains("[40 chars clipped]"));
+    }
+
+    #[test]
+    fn counts_chars_not_bytes() {
+        assert_eq!(count_chars("héllo".as_bytes()), 5);
+        assert_eq!(count_chars(b"\xff\xfe"), 2);
+    }
+}

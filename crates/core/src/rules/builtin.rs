@@ -1,0 +1,32 @@
+//! Built-in rules and fixtures, embedded at build time from `<workspace>/rules`.
+
+/// A rule's `match` block as static data (see `build.rs`).
+#[derive(Debug)]
+pub struct StaticMatch {
+    pub tool_names: Option<&'static [&'static str]>,
+    pub argv0: Option<&'static [&'static str]>,
+    pub git_subcommands: Option<&'static [&'static str]>,
+    pub argv_includes: Option<&'static [&'static [&'static str]]>,
+    pub argv_includes_any: Option<&'static [&'static [&'static str]]>,
+    pub command_includes: Option<&'static [&'static str]>,
+    pub command_includes_any: Option<&'static [&'static str]>,
+}
+
+/// One embedded rule: its classification data and its JSON text.
+#[derive(Debug)]
+pub struct BuiltinRule {
+    /// Path below `rules/`, e.g. `git/status.json`.
+    pub path: &'static str,
+    pub id: &'static str,
+    pub family: &'static str,
+    pub priority: f64,
+    pub matcher: StaticMatch,
+    pub json: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+/// The built-in rule with this id.
+pub fn find(id: &str) -> Option<&'static BuiltinRule> {
+    BUILTIN_RULES.iter().find(|r| r.id == id)
+}

@@ -1,0 +1,238 @@
+//! Rule layers: built-in < user (`$XDG_CONFIG_HOME/tokenjuice/rules`) < project
+//! (`.tokenjuice/rules` in every directory from the repository root down to the
+//! working directory, inner ones last). Later layers override earlier ones by `id`.
+
+use std::path::{Path, PathBuf};
+
+use super::model::{Diagnostic, Rule};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    Builtin,
+    User,
+    Project,
+}
+
+impl Layer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Builtin => "builtin",
+            Layer::User => "user",
+            Layer::Project => "project",
+        }
+    }
+}
+
+/// A rule read from a user or project file.
+#[derive(Debug, Clone)]
+pub struct FileRule {
+    pub rule: Rule,
+    pub layer: Layer,
+    pub path: PathBuf,
+}
+
+/// A problem with a rule file: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: String,
+    pub json_path: String,
+    pub message: String,
+    /// Errors make `verify` fail and get the rule skipped; warnings do neither.
+    pub is_error: bool,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.file, self.json_path, self.message)
+    }
+}
+
+/// Where user and project rules live for one run.
+#[derive(Debug, Clone, Default)]
+pub struct RuleDirs {
+    pub user: Option<PathBuf>,
+    /// Outermost first.
+    pub project: Vec<PathBuf>,
+}
+
+impl RuleDirs {
+    /// `env` reads an environment variable (injected so tests need not touch the process env).
+    pub fn discover(cwd: &Path, env: impl Fn(&str) -> Option<String>) -> RuleDirs {
+        let user = env("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                env("HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|h| PathBuf::from(h).join(".config"))
+            })
+            .map(|base| base.join("tokenjuice").join("rules"))
+            .filter(|p| p.is_dir());
+        let mut project = Vec::new();
+        let mut dir = Some(cwd);
+        while let Some(d) = dir {
+            let candidate = d.join(".tokenjuice").join("rules");
+            if candidate.is_dir() && Some(&candidate) != user.as_ref() {
+                project.push(candidate);
+            }
+            if d.join(".git").exists() {
+                break;
+            }
+            dir = d.parent();
+        }
+        project.reverse();
+        RuleDirs { user, project }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.user.is_none() && self.project.is_empty()
+    }
+}
+
+/// User and project rules, after overriding by id, plus every problem found.
+#[derive(Debug, Default)]
+pub struct FileRules {
+    pub rules: Vec<FileRule>,
+    pub problems: Vec<Problem>,
+}
+
+/// All `*.json` rule files below `dir` (sorted; fixtures and schemas skipped).
+pub fn rule_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    walk(dir, &mut out, 0);
+    out.sort();
+    out
+}
+
+/// All `*.fixture.json` files below `dir` (sorted).
+pub fn fixture_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    walk_fixtures(dir, &mut out, 0);
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            if depth < 8 && !name.starts_with('.') {
+                walk(&p, out, depth + 1);
+            }
+        } else if name.ends_with(".json")
+            && !name.ends_with(".fixture.json")
+            && !name.ends_with(".schema.json")
+        {
+            out.push(p);
+        }
+    }
+}
+
+fn walk_fixtures(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            if depth < 8 && !name.starts_with('.') {
+                walk_fixtures(&p, out, depth + 1);
+            }
+        } else if name.ends_with(".fixture.json") {
+            out.push(p);
+        }
+    }
+}
+
+/// Parse and check one rule's text.
+pub fn parse_rule(text: &str) -> Result<Rule, Vec<Diagnostic>> {
+    let rule = Rule::from_json(text).map_err(|d| vec![d])?;
+    let problems = rule.check();
+    if problems.is_empty() {
+        Ok(rule)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Load user and project rules. Broken files are skipped and reported, never fatal.
+pub fn load_files(dirs: &RuleDirs) -> FileRules {
+    let mut out = FileRules::default();
+    let mut layers: Vec<(Layer, &PathBuf)> = Vec::new();
+    if let Some(u) = &dirs.user {
+        layers.push((Layer::User, u));
+    }
+    for p in &dirs.project {
+        layers.push((Layer::Project, p));
+    }
+    for (layer, dir) in layers {
+        let mut ids_here: Vec<(String, PathBuf)> = Vec::new();
+        for path in rule_files(dir) {
+            let shown = path.display().to_string();
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    out.problems.push(Problem {
+                        file: shown,
+                        json_path: "$".into(),
+                        message: format!("cannot read the file: {e}"),
+                        is_error: true,
+                    });
+                    continue;
+                }
+            };
+            let rule = match parse_rule(&text) {
+                Ok(r) => r,
+                Err(diags) => {
+                    for d in diags {
+                        out.problems.push(Problem {
+                            file: shown.clone(),
+                            json_path: d.path,
+                            message: d.message,
+                            is_error: true,
+                        });
+                    }
+                    continue;
+                }
+            };
+            if let Some((_, first)) = ids_here.iter().find(|(id, _)| *id == rule.id) {
+                out.problems.push(Problem {
+                    file: shown,
+                    json_path: "$.id".into(),
+                    message: format!("duplicate id `{}` in the {} layer (first defined in {}); this copy is ignored", rule.id, layer.name(), first.display()),
+                    is_error: true,
+                });
+                continue;
+            }
+            ids_here.push((rule.id.clone(), path.clone()));
+            if let Some(pos) = out.rules.iter().position(|r| r.rule.id == rule.id) {
+                let prev = out.rules.remove(pos);
+                out.problems.push(Problem {
+                    file: shown,
+                    json_path: "$.id".into(),
+                    message: format!(
+                        "overrides {} rule `{}` from {}",
+                        prev.layer.name(),
+                        rule.id,
+                        prev.path.display()
+                    ),
+                    is_error: false,
+                });
+            } else if super::builtin::find(&rule.id).is_some() {
+                out.problems.push(Problem {
+                    file: shown,
+                    json_path: "$.id".into(),
+                    message: format!("overrides builtin rule `{}`", rule.id),
+                    is_error: false,
+                });
+            }
+            out.rules.push(FileRule { rule, layer, path });
+        }
+    }
+    out
+}
