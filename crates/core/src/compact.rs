@@ -456,16 +456,16 @@ impl<'p> Session<'p> {
             let how = fin
                 .recover_hint
                 .clone()
-                .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- <command>`".into());
+                .unwrap_or_else(|| "rerun with --raw to see all".into());
             let mut parts = Vec::new();
             if body.omitted > 0 {
                 parts.push(format!("{} omitted", body.omitted));
             }
             if body.filtered > 0 {
-                parts.push(format!("{} noise hidden", body.filtered));
+                parts.push(format!("{} noise", body.filtered));
             }
             lines.push(format!(
-                "[tokenjuice: {} of {total} lines not shown ({}); full output: {how}]",
+                "[tokenjuice: {} of {total} lines not shown ({}); {how}]",
                 left_out,
                 parts.join(", ")
             ));

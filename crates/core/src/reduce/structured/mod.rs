@@ -38,8 +38,12 @@ pub trait Structured {
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;
 }
 
+pub mod git_diff;
+pub mod git_log;
+pub mod git_status;
+
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &[];
+pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log"];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -48,7 +52,10 @@ pub fn is_known(name: &str) -> bool {
 /// A fresh reducer for `name`, or None for an unknown name.
 pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
     let _ = norm;
-    match name {
-        _ => None,
-    }
+    Some(match name {
+        "git-status" => Box::<git_status::GitStatus>::default(),
+        "git-diff" => Box::<git_diff::GitDiff>::default(),
+        "git-log" => Box::<git_log::GitLog>::default(),
+        _ => return None,
+    })
 }

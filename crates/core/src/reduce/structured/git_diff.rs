@@ -1,0 +1,418 @@
+//! Unified diffs (`git diff`, `git show`, `git log -p`, `diff -u`).
+//!
+//! Keeps every file name, every hunk header (line numbers and function context) and
+//! every added or removed line; unchanged context shrinks to one line on each side of
+//! a change, and the number of hidden context lines is counted. Lockfiles and minified
+//! or generated files are clipped to their first changed lines, saying how many were
+//! hidden. Index/mode lines are dropped.
+
+use crate::reduce::text::clip_line;
+
+/// Most changed lines shown for a lockfile or generated file.
+const GENERATED_LINES: usize = 12;
+/// Most removed lines shown for a deleted file (its content is in the repository).
+const DELETED_LINES: usize = 3;
+/// Most changed lines shown for one ordinary file.
+const FILE_LINES: usize = 600;
+/// Most changed lines shown in all.
+const TOTAL_LINES: usize = 6000;
+const LINE_CHARS: usize = 400;
+
+fn is_generated(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(
+        name,
+        "package-lock.json"
+            | "yarn.lock"
+            | "pnpm-lock.yaml"
+            | "Cargo.lock"
+            | "poetry.lock"
+            | "Gemfile.lock"
+            | "composer.lock"
+            | "go.sum"
+            | "uv.lock"
+            | "bun.lockb"
+            | "Pipfile.lock"
+            | "flake.lock"
+    ) || name.ends_with(".min.js")
+        || name.ends_with(".min.css")
+        || name.ends_with(".map")
+        || name.ends_with(".snap")
+}
+
+#[derive(Default)]
+struct FileState {
+    path: String,
+    added: u64,
+    removed: u64,
+    shown: usize,
+    clipped: u64,
+    generated: bool,
+    deleted: bool,
+}
+
+/// Streaming diff reducer, used on its own and inside `git log -p` / `git show`.
+#[derive(Default)]
+pub struct DiffReducer {
+    pub lines: Vec<String>,
+    file: Option<FileState>,
+    in_hunk: bool,
+    /// The last context line, held back in case a change follows.
+    held: Option<String>,
+    /// Context lines to show after a change.
+    after_change: u8,
+    pub context_hidden: u64,
+    pub changed_clipped: u64,
+    pub files: u64,
+    pub added: u64,
+    pub removed: u64,
+    total_shown: usize,
+    pub recognized: u64,
+    pub hunks: u64,
+    /// A `diff -u` without a `diff` line: the ---/+++ pair is shown.
+    plain: bool,
+    binary_patch: bool,
+}
+
+impl DiffReducer {
+    /// Is this line part of a diff? (Returns false for lines it does not understand.)
+    pub fn push(&mut self, line: &str) -> bool {
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            self.start_file(path_from_git_header(rest), line);
+            return true;
+        }
+        if line.starts_with("diff -")
+            || line.starts_with("diff --cc ")
+            || line.starts_with("diff --combined ")
+        {
+            self.start_file(line.rsplit(' ').next().unwrap_or("").to_string(), line);
+            return true;
+        }
+        if line.starts_with("--- ") && !self.in_hunk_body() {
+            if self.file.is_none() {
+                // plain `diff -u`: the ---/+++ pair is the header
+                self.start_file(String::new(), line);
+                self.plain = true;
+            }
+            return true;
+        }
+        if let Some(p) = line.strip_prefix("+++ ") {
+            if !self.in_hunk_body() {
+                if self.plain {
+                    self.lines.push(line.to_string());
+                }
+                let p = p
+                    .trim_start_matches("b/")
+                    .split('\t')
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                if let Some(f) = &mut self.file {
+                    if f.path.is_empty() || (p != "/dev/null" && f.path != p) {
+                        if p != "/dev/null" {
+                            f.path = p;
+                            f.generated = is_generated(&f.path);
+                        }
+                    }
+                }
+                self.recognized += 1;
+                return true;
+            }
+        }
+        if line.starts_with("@@") && self.file.is_some() {
+            self.flush_context_count();
+            self.hunks += 1;
+            self.in_hunk = true;
+            self.held = None;
+            self.after_change = 0;
+            self.recognized += 1;
+            self.lines.push(line.to_string());
+            return true;
+        }
+        if self.file.is_none() {
+            return false;
+        }
+        if !self.in_hunk {
+            // extended header lines
+            let keep = line.starts_with("new file mode")
+                || line.starts_with("deleted file mode")
+                || line.starts_with("rename from")
+                || line.starts_with("rename to")
+                || line.starts_with("similarity index")
+                || line.starts_with("old mode")
+                || line.starts_with("new mode")
+                || line.starts_with("copy from")
+                || line.starts_with("copy to");
+            if line.starts_with("Binary files") {
+                self.lines.push(line.to_string());
+                self.recognized += 1;
+                return true;
+            }
+            if line.starts_with("GIT binary patch") || (self.binary_patch && !line.is_empty()) {
+                self.binary_patch = true;
+                self.recognized += 1;
+                return true;
+            }
+            if keep {
+                if line.starts_with("deleted file mode") {
+                    if let Some(f) = &mut self.file {
+                        f.deleted = true;
+                    }
+                }
+                self.lines.push(line.to_string());
+                self.recognized += 1;
+                return true;
+            }
+            if line.starts_with("index ") {
+                self.recognized += 1;
+                return true;
+            }
+            return false;
+        }
+        match line.as_bytes().first() {
+            Some(b'+') | Some(b'-') => {
+                self.recognized += 1;
+                let Some(f) = &mut self.file else {
+                    return false;
+                };
+                if line.starts_with('+') {
+                    f.added += 1;
+                    self.added += 1;
+                } else {
+                    f.removed += 1;
+                    self.removed += 1;
+                }
+                let cap = if f.deleted {
+                    DELETED_LINES
+                } else if f.generated {
+                    GENERATED_LINES
+                } else {
+                    FILE_LINES
+                };
+                if f.shown >= cap || self.total_shown >= TOTAL_LINES {
+                    f.clipped += 1;
+                    self.changed_clipped += 1;
+                    self.held = None;
+                    return true;
+                }
+                if let Some(h) = self.held.take() {
+                    self.lines.push(h);
+                }
+                f.shown += 1;
+                self.total_shown += 1;
+                self.lines.push(clip_line(line, LINE_CHARS).into_owned());
+                self.after_change = 1;
+                true
+            }
+            Some(b' ') | None => {
+                self.recognized += 1;
+                if self.after_change > 0 {
+                    self.after_change -= 1;
+                    if self.file.as_ref().is_some_and(|f| f.clipped == 0) {
+                        self.lines.push(clip_line(line, LINE_CHARS).into_owned());
+                        return true;
+                    }
+                }
+                if self
+                    .held
+                    .replace(clip_line(line, LINE_CHARS).into_owned())
+                    .is_some()
+                {
+                    self.context_hidden += 1;
+                }
+                true
+            }
+            Some(b'\\') => {
+                self.recognized += 1;
+                true // "\ No newline at end of file"
+            }
+            _ => {
+                // end of the diff body (e.g. the next commit in `git log -p`)
+                self.end_file();
+                false
+            }
+        }
+    }
+
+    fn in_hunk_body(&self) -> bool {
+        self.in_hunk
+    }
+
+    fn flush_context_count(&mut self) {
+        if self.held.take().is_some() {
+            self.context_hidden += 1;
+        }
+    }
+
+    fn start_file(&mut self, path: String, header: &str) {
+        self.end_file();
+        self.recognized += 1;
+        self.files += 1;
+        self.plain = false;
+        self.binary_patch = false;
+        self.lines.push(header.to_string());
+        self.file = Some(FileState {
+            generated: is_generated(&path),
+            path,
+            ..FileState::default()
+        });
+        self.in_hunk = false;
+    }
+
+    /// Close the current file, with a marker when its changed lines were clipped.
+    pub fn end_file(&mut self) {
+        self.flush_context_count();
+        self.in_hunk = false;
+        let Some(f) = self.file.take() else { return };
+        if f.clipped > 0 {
+            let why = if f.deleted {
+                "file deleted"
+            } else if f.generated {
+                "generated or lock file"
+            } else {
+                "diff too long"
+            };
+            self.lines.push(format!(
+                "... {} more changed lines in {} not shown ({why}) ...",
+                f.clipped, f.path
+            ));
+        }
+    }
+
+    pub fn facts(&self) -> Vec<(String, u64)> {
+        vec![
+            ("changed file".into(), self.files),
+            ("hunk".into(), self.hunks),
+            ("added line".into(), self.added),
+            ("removed line".into(), self.removed),
+        ]
+    }
+}
+
+fn path_from_git_header(rest: &str) -> String {
+    // `a/x b/x` (quoted when names have spaces); take the b/ side
+    if let Some(k) = rest.rfind(" b/") {
+        return rest[k + 3..].trim_matches('"').to_string();
+    }
+    rest.split(' ')
+        .next_back()
+        .unwrap_or("")
+        .trim_start_matches("b/")
+        .to_string()
+}
+
+/// `git diff` as a structured reducer.
+#[derive(Default)]
+pub struct GitDiff {
+    diff: DiffReducer,
+    other: Vec<String>,
+    other_count: u64,
+}
+
+impl super::Structured for GitDiff {
+    fn push(&mut self, line: &str) {
+        if !self.diff.push(line) {
+            self.other_count += 1;
+            if self.other.len() < 200 {
+                self.other.push(line.to_string());
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<super::StructuredOutput> {
+        self.diff.end_file();
+        if self.diff.files == 0 || self.other_count > self.diff.recognized {
+            return None;
+        }
+        let mut lines = self.other.clone();
+        lines.append(&mut self.diff.lines);
+        Some(super::StructuredOutput {
+            name: "git-diff",
+            facts: self.diff.facts(),
+            lines,
+            omitted: self.diff.changed_clipped,
+            filtered: self.diff.context_hidden,
+            facts_line: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Structured;
+    use super::*;
+
+    const DIFF: &str = "diff --git a/src/a.rs b/src/a.rs
+index 1111111..2222222 100644
+--- a/src/a.rs
++++ b/src/a.rs
+@@ -1,7 +1,7 @@ fn main() {
+ one
+ two
+ three
+-four
++FOUR
+ five
+ six
+ seven
+diff --git a/new.txt b/new.txt
+new file mode 100644
+index 0000000..3333333
+--- /dev/null
++++ b/new.txt
+@@ -0,0 +1,2 @@
++hello
++world
+";
+
+    #[test]
+    fn keeps_changes_and_counts_hidden_context() {
+        let mut d = Box::new(GitDiff::default());
+        for l in DIFF.lines() {
+            d.push(l);
+        }
+        let out = d.finish(0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.starts_with("diff --git a/src/a.rs b/src/a.rs\n@@ -1,7 +1,7 @@ fn main() {\n three\n-four\n+FOUR\n five"), "{t}");
+        assert!(t.contains("diff --git a/new.txt b/new.txt\nnew file mode 100644\n@@ -0,0 +1,2 @@\n+hello\n+world"), "{t}");
+        assert!(!t.contains("index ") && !t.contains("+++ b/"));
+        assert_eq!(out.filtered, 4, "one, two, six, seven hidden");
+        assert_eq!(
+            out.facts,
+            vec![
+                ("changed file".into(), 2),
+                ("hunk".into(), 2),
+                ("added line".into(), 3),
+                ("removed line".into(), 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn lockfiles_are_clipped_with_a_count() {
+        let mut d = Box::new(GitDiff::default());
+        d.push("diff --git a/Cargo.lock b/Cargo.lock");
+        d.push("--- a/Cargo.lock");
+        d.push("+++ b/Cargo.lock");
+        d.push("@@ -1,0 +1,100 @@");
+        for i in 0..100 {
+            d.push(&format!("+line {i}"));
+        }
+        let out = d.finish(0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains(
+                "... 88 more changed lines in Cargo.lock not shown (generated or lock file) ..."
+            ),
+            "{t}"
+        );
+        assert_eq!(out.omitted, 88);
+    }
+
+    #[test]
+    fn not_a_diff() {
+        let mut d = Box::new(GitDiff::default());
+        d.push("fatal: bad revision 'nope'");
+        assert!(d.finish(128).is_none());
+    }
+}
