@@ -41,9 +41,10 @@ pub trait Structured {
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
+pub mod help;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log"];
+pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -56,6 +57,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-status" => Box::<git_status::GitStatus>::default(),
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
+        "help" => Box::<help::Help>::default(),
         _ => return None,
     })
 }
