@@ -150,7 +150,20 @@ pub fn print_result(
     Ok(())
 }
 
+/// Test-only fault injection (debug builds): `TOKENJUICE_DEBUG_PANIC=<point>` panics at that point,
+/// so the fail-open paths can be exercised by the real binary. Release builds ignore it.
+pub fn fault_injection(point: &str) {
+    #[cfg(debug_assertions)]
+    if std::env::var("TOKENJUICE_DEBUG_PANIC").is_ok_and(|v| v == point) {
+        panic!("injected fault at {point}");
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = point;
+}
+
 fn main() {
+    // Panics are caught and reported as one warning line (fail open); no backtrace noise.
+    std::panic::set_hook(Box::new(|_| {}));
     let cli = Cli::parse();
     let code = match cli.cmd {
         Cmd::Wrap(a) => wrap::run(wrap::WrapOpts {

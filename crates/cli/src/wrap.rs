@@ -45,6 +45,7 @@ pub struct WrapOpts {
 pub fn run(opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
     let planned = catch_unwind(AssertUnwindSafe(|| {
+        crate::fault_injection("plan");
         let rules = if opts.raw {
             Default::default()
         } else {
@@ -107,8 +108,11 @@ pub fn run(opts: WrapOpts) -> i32 {
                 trace: opts.out.trace,
                 source: opts.source.clone(),
             };
-            catch_unwind(AssertUnwindSafe(move || s.finish(exit_code, &fin)))
-                .map_err(|e| panic_text(&e))
+            catch_unwind(AssertUnwindSafe(move || {
+                crate::fault_injection("finish");
+                s.finish(exit_code, &fin)
+            }))
+            .map_err(|e| panic_text(&e))
         }
         (_, Some(msg)) => Err(msg),
         (None, None) => Err("no plan".into()),
@@ -358,7 +362,10 @@ fn feed(
         return;
     }
     if let Some(s) = session.as_mut() {
-        if let Err(e) = catch_unwind(AssertUnwindSafe(|| s.push(chunk))) {
+        if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
+            crate::fault_injection("push");
+            s.push(chunk)
+        })) {
             state.broken = Some(panic_text(&e));
         }
     }

@@ -1,0 +1,286 @@
+//! `reduce`, `reduce-json`, `verify` and the JSON/trace shapes.
+
+mod common;
+
+use common::Sandbox;
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let ok = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+        .status
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn wrap_json_trace_unwraps_the_host_shell() {
+    let sb = Sandbox::new();
+    let w = sb.work();
+    git(&w, &["init", "-q"]);
+    for i in 0..30 {
+        sb.write(&format!("work/f{i}.txt"), "x\n");
+    }
+    let out = sb
+        .cmd()
+        .env("SHELL", "/bin/bash")
+        .args([
+            "wrap",
+            "--format",
+            "json",
+            "--trace",
+            "--",
+            "/bin/bash",
+            "-lc",
+            "git status --short",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = &v["result"];
+    assert_eq!(r["trace"]["normalizedCommand"], "git status --short");
+    assert_eq!(
+        r["trace"]["normalizedArgv"],
+        serde_json::json!(["git", "status", "--short"])
+    );
+    assert_eq!(r["trace"]["matchedReducer"], "git/status");
+    assert_eq!(r["trace"]["family"], "git-status");
+    assert_eq!(r["classification"]["matchedVia"], "shell-body");
+    assert_eq!(r["classification"]["matchedReducer"], "git/status");
+    for k in [
+        "rawChars",
+        "reducedChars",
+        "ratio",
+        "rawTokens",
+        "reducedTokens",
+    ] {
+        assert!(r["stats"][k].is_number(), "stats.{k}");
+    }
+    assert!(r["compaction"]["authoritative"].is_boolean());
+    assert!(r["compaction"]["kinds"].is_array());
+    assert!(r["facts"].is_object());
+    assert_eq!(v["exitCode"], 0);
+    assert!(v.get("stdout").is_none(), "raw output is not embedded");
+    assert!(r["inlineText"].as_str().unwrap().contains("f29.txt"));
+}
+
+#[test]
+fn trace_is_absent_without_the_flag() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args(["wrap", "--format", "json", "--", "echo", "hi"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["result"].get("trace").is_none());
+}
+
+#[test]
+fn reduce_reads_stdin_and_applies_failure_retention() {
+    let sb = Sandbox::new();
+    let input: String = (1..=200)
+        .map(|i| format!("step {i} ok\n"))
+        .collect::<String>()
+        + "error: linking failed\n";
+    let out = sb
+        .cmd()
+        .args(["reduce", "--source-command", "make all", "--exit-code", "2"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "reduce itself succeeds");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("exit 2\n"), "{text}");
+    assert!(text.contains("error: linking failed"), "{text}");
+}
+
+#[test]
+fn reduce_reads_a_file_and_reports_a_missing_one() {
+    let sb = Sandbox::new();
+    sb.write("work/out.txt", "hello\n");
+    sb.cmd()
+        .args(["reduce", "out.txt"])
+        .assert()
+        .success()
+        .stdout("hello\n");
+    let out = sb.cmd().args(["reduce", "missing.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read missing.txt"));
+}
+
+#[test]
+fn reduce_json_accepts_camel_snake_and_envelopes() {
+    let sb = Sandbox::new();
+    let a = r#"{"toolName":"exec","command":"git status --short","combinedText":" M a.rs\n","exitCode":0}"#;
+    let b = r#"{"tool_name":"exec","command":"git status --short","combined_text":" M a.rs\n","exit_code":0}"#;
+    let c = r#"{"input":{"argv":["git","status","--short"],"stdout":" M a.rs\n"},"options":{"trace":true}}"#;
+    let mut texts = Vec::new();
+    for req in [a, b, c] {
+        let out = sb
+            .cmd()
+            .arg("reduce-json")
+            .write_stdin(req)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{req}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["classification"]["matchedReducer"], "git/status");
+        texts.push(v["inlineText"].as_str().unwrap().to_string());
+    }
+    assert!(texts.iter().all(|t| t == &texts[0]));
+}
+
+#[test]
+fn reduce_json_bad_input_is_a_json_error() {
+    let sb = Sandbox::new();
+    for (req, path) in [
+        ("not json", "$"),
+        ("[1,2]", "$"),
+        (r#"{"command":5}"#, "$.command"),
+        ("", "$"),
+    ] {
+        let out = sb
+            .cmd()
+            .arg("reduce-json")
+            .write_stdin(req)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{req}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("JSON error for {req:?}"));
+        assert_eq!(v["error"]["path"], path, "{req}");
+        assert!(v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+        assert!(
+            out.stderr.is_empty(),
+            "no stack trace: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn verify_reports_file_and_json_path() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["verify", "--fixtures"]).assert().success();
+    std::fs::create_dir_all(sb.path("work/.git")).unwrap();
+    sb.write("work/.tokenjuice/rules/bad.json", r#"{"id":"p/bad","family":"x","match":{"argv0":["x"]},"filters":{"skipPatterns":["(unclosed"]}}"#);
+    sb.write(
+        "work/.tokenjuice/rules/empty.json",
+        r#"{"id":"p/empty","family":"x","match":{}}"#,
+    );
+    sb.write(
+        "work/.tokenjuice/rules/unknown.json",
+        r#"{"id":"p/unknown","family":"x","match":{"argv00":["x"]}}"#,
+    );
+    sb.write(
+        "work/.tokenjuice/rules/dup1.json",
+        r#"{"id":"p/dup","family":"x","match":{"argv0":["a"]}}"#,
+    );
+    sb.write(
+        "work/.tokenjuice/rules/dup2.json",
+        r#"{"id":"p/dup","family":"x","match":{"argv0":["b"]}}"#,
+    );
+    let out = sb
+        .cmd()
+        .args(["verify", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = v["problems"].as_array().unwrap();
+    let has = |file: &str, path: &str| {
+        problems.iter().any(|p| {
+            p["file"].as_str().unwrap().ends_with(file)
+                && p["path"] == path
+                && p["severity"] == "error"
+        })
+    };
+    assert!(has("bad.json", "$.filters.skipPatterns[0]"), "{problems:?}");
+    assert!(has("empty.json", "$.match"), "{problems:?}");
+    assert!(has("unknown.json", "$.match.argv00"), "{problems:?}");
+    assert!(has("dup2.json", "$.id"), "{problems:?}");
+}
+
+#[test]
+fn verify_runs_project_fixtures() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.path("work/.git")).unwrap();
+    sb.write(
+        "work/.tokenjuice/rules/seq.json",
+        r#"{"id":"p/seq","family":"numbers","match":{"argv0":["seq"]}}"#,
+    );
+    sb.write(
+        "work/.tokenjuice/rules/seq.ok.fixture.json",
+        r#"{"id":"p-seq-ok","ruleId":"p/seq","input":{"command":"seq 3","combinedText":"1\n2\n3\n"},"expect":{"contains":["3"]}}"#,
+    );
+    sb.cmd().args(["verify", "--fixtures"]).assert().success();
+    sb.write(
+        "work/.tokenjuice/rules/seq.bad.fixture.json",
+        r#"{"id":"p-seq-bad","ruleId":"p/seq","input":{"command":"seq 3","combinedText":"1\n2\n3\n"},"expect":{"contains":["4"]}}"#,
+    );
+    let out = sb.cmd().args(["verify", "--fixtures"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing \"4\""));
+}
+
+#[test]
+fn every_subcommand_has_help_and_there_is_a_version() {
+    let sb = Sandbox::new();
+    sb.cmd().arg("--version").assert().success();
+    for sub in ["wrap", "reduce", "reduce-json", "verify"] {
+        let out = sb.cmd().args([sub, "--help"]).output().unwrap();
+        assert!(out.status.success(), "{sub}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage:"),
+            "{sub}"
+        );
+    }
+}
+
+#[test]
+fn compound_commands_fall_back_to_the_generic_rule() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args([
+            "wrap",
+            "--format",
+            "json",
+            "--trace",
+            "--",
+            "bash",
+            "-c",
+            "git --version; ls /",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["result"]["classification"]["matchedReducer"],
+        "generic/fallback"
+    );
+    assert_eq!(v["result"]["trace"]["compound"], true);
+}
+
+#[test]
+fn classifier_forces_a_rule() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args(["reduce", "--classifier", "git/status", "--format", "json"])
+        .write_stdin(" M x.rs\n")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["result"]["classification"]["matchedReducer"],
+        "git/status"
+    );
+    assert_eq!(v["result"]["classification"]["confidence"], 1.0);
+}
