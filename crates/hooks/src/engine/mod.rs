@@ -1,0 +1,2 @@
+pub mod command_runner;
+pub mod discovery;

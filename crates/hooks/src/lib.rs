@@ -1,0 +1,7 @@
+//! tokenjuice-hooks
+pub mod dialects;
+pub mod engine;
+pub mod error;
+pub mod events;
+pub mod handler;
+pub mod matcher;
