@@ -70,6 +70,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["CLAUDE_PROJECT_DIR"],
     session_id_env: None,
     fail_closed_key: None,
+    dedupes_identical_commands: true,
     handler_types: &["command", "prompt", "agent"],
     sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
 };

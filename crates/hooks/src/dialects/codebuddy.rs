@@ -83,6 +83,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_id_env: None,
     fail_closed_key: None,
+    dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],
     sources: "CodeBuddy hook reference (seed 002; tencentcloud 1256/77296)",
 };

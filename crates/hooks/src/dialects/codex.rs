@@ -70,6 +70,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &[],
     session_id_env: None,
     fail_closed_key: None,
+    dedupes_identical_commands: false,
     handler_types: &["command"],
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };

@@ -70,6 +70,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_id_env: None,
     fail_closed_key: Some("failClosed"),
+    dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],
     sources: "cursor.com/docs/hooks; agent-config docs/agents/cursor.md",
 };

@@ -71,6 +71,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_id_env: Some("GEMINI_SESSION_ID"),
     fail_closed_key: None,
+    dedupes_identical_commands: true,
     handler_types: &["command"],
     sources: "google-gemini/gemini-cli docs/hooks (index.md, reference.md), hookRunner.ts",
 };

@@ -236,6 +236,8 @@ pub struct Dialect {
     pub session_id_env: Option<&'static str>,
     /// Handler key that turns failures and timeouts into a deny (Cursor `failClosed`).
     pub fail_closed_key: Option<&'static str>,
+    /// The same command configured twice for an event runs once.
+    pub dedupes_identical_commands: bool,
     /// Handler `type`s the host accepts.
     pub handler_types: &'static [&'static str],
     /// Source of the facts in this row.
