@@ -10,10 +10,18 @@ pub enum HookError {
     UnknownHost(String),
 
     #[error("unknown event {event:?} for host {host}: use one of {known}")]
-    UnknownEvent { host: &'static str, event: String, known: String },
+    UnknownEvent {
+        host: &'static str,
+        event: String,
+        known: String,
+    },
 
     #[error("host {host} does not fire {event}: it fires {known}")]
-    EventNotSupported { host: &'static str, event: String, known: String },
+    EventNotSupported {
+        host: &'static str,
+        event: String,
+        known: String,
+    },
 
     #[error("{what} must be a JSON object, got {got}: pass e.g. '{{\"command\": \"ls\"}}'")]
     NotAnObject { what: &'static str, got: String },
@@ -35,7 +43,15 @@ pub enum HookError {
 }
 
 impl HookError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: io::Error) -> HookError {
-        HookError::Io { action, path: path.into(), source }
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: io::Error,
+    ) -> HookError {
+        HookError::Io {
+            action,
+            path: path.into(),
+            source,
+        }
     }
 }

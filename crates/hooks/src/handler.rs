@@ -49,7 +49,13 @@ pub struct Handler {
 
 impl Handler {
     pub fn command(command: impl Into<String>) -> Handler {
-        Handler { kind: HandlerKind::Command { command: command.into() }, timeout: None, fail_closed: false }
+        Handler {
+            kind: HandlerKind::Command {
+                command: command.into(),
+            },
+            timeout: None,
+            fail_closed: false,
+        }
     }
 
     pub fn with_timeout(mut self, timeout: Duration) -> Handler {
@@ -82,7 +88,10 @@ impl PromptEvaluator for NoModel {
     fn evaluate(&self, handler: &HandlerKind, _payload: &Value) -> Result<ModelVerdict, String> {
         Ok(ModelVerdict {
             output: serde_json::json!({"continue": true}),
-            note: format!("no model configured: {} hook answers allow", handler.type_name()),
+            note: format!(
+                "no model configured: {} hook answers allow",
+                handler.type_name()
+            ),
         })
     }
 }

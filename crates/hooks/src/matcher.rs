@@ -36,8 +36,11 @@ impl MatcherSyntax {
         exact_extra_chars: "_-",
         list_separators: "|",
     };
-    pub const CODEX: MatcherSyntax =
-        MatcherSyntax { flavor: RegexFlavor::Rust, exact_extra_chars: "_", list_separators: "|" };
+    pub const CODEX: MatcherSyntax = MatcherSyntax {
+        flavor: RegexFlavor::Rust,
+        exact_extra_chars: "_",
+        list_separators: "|",
+    };
 }
 
 #[derive(Clone, Debug)]
@@ -51,7 +54,10 @@ enum Compiled {
 pub enum Matcher {
     All,
     Exact(Vec<String>),
-    Regex { source: String, compiled: CompiledRegex },
+    Regex {
+        source: String,
+        compiled: CompiledRegex,
+    },
 }
 
 /// A compiled regex of either flavour.
@@ -72,7 +78,9 @@ impl CompiledRegex {
 impl Matcher {
     /// Classifies and compiles a matcher string. The error is the regex engine's message.
     pub fn parse(source: Option<&str>, syntax: MatcherSyntax) -> Result<Matcher, String> {
-        let Some(src) = source else { return Ok(Matcher::All) };
+        let Some(src) = source else {
+            return Ok(Matcher::All);
+        };
         if src.is_empty() || src == "*" {
             return Ok(Matcher::All);
         }
@@ -92,11 +100,14 @@ impl Matcher {
             RegexFlavor::JavaScript => fancy_regex::Regex::new(src)
                 .map(Compiled::Fancy)
                 .map_err(|e| e.to_string())?,
-            RegexFlavor::Rust => {
-                regex::Regex::new(src).map(Compiled::Rust).map_err(|e| e.to_string())?
-            }
+            RegexFlavor::Rust => regex::Regex::new(src)
+                .map(Compiled::Rust)
+                .map_err(|e| e.to_string())?,
         };
-        Ok(Matcher::Regex { source: src.to_string(), compiled: CompiledRegex(compiled) })
+        Ok(Matcher::Regex {
+            source: src.to_string(),
+            compiled: CompiledRegex(compiled),
+        })
     }
 
     /// True when any of `names` (a tool name and its aliases, or a field value) matches.
@@ -134,7 +145,10 @@ mod tests {
 
     #[test]
     fn match_all_forms() {
-        assert!(matches!(Matcher::parse(None, MatcherSyntax::CLAUDE_FAMILY), Ok(Matcher::All)));
+        assert!(matches!(
+            Matcher::parse(None, MatcherSyntax::CLAUDE_FAMILY),
+            Ok(Matcher::All)
+        ));
         assert!(matches!(js(""), Matcher::All));
         assert!(matches!(js("*"), Matcher::All));
         assert!(js("*").matches_any(&["anything"]));
@@ -187,7 +201,10 @@ mod tests {
     fn codex_exact_charset_has_no_hyphen() {
         // `my-tool` is a regex for codex (hyphen not in its exact charset) but an exact name
         // for the Claude family.
-        assert!(matches!(Matcher::parse(Some("my-tool"), MatcherSyntax::CODEX), Ok(Matcher::Regex { .. })));
+        assert!(matches!(
+            Matcher::parse(Some("my-tool"), MatcherSyntax::CODEX),
+            Ok(Matcher::Regex { .. })
+        ));
         assert!(matches!(js("my-tool"), Matcher::Exact(_)));
         // mcp__memory exact never matches mcp__memory__x
         let m = Matcher::parse(Some("mcp__memory"), MatcherSyntax::CODEX).unwrap();

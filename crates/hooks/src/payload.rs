@@ -27,7 +27,11 @@ pub struct EventRequest {
 
 /// A session id for runs that were not given one.
 pub fn generated_session_id() -> String {
-    format!("tokenjuice-{}-{}", std::process::id(), crate::clock::epoch_millis(SystemTime::now()))
+    format!(
+        "tokenjuice-{}-{}",
+        std::process::id(),
+        crate::clock::epoch_millis(SystemTime::now())
+    )
 }
 
 /// The tool a tool event uses when the caller named none: the first tool of the view's
@@ -39,7 +43,11 @@ pub fn default_tool(dialect: &Dialect, event: EventKind) -> &'static str {
 }
 
 /// Builds the payload of `event` for `dialect`.
-pub fn build_payload(dialect: &Dialect, event: EventKind, req: &EventRequest) -> Result<Value, HookError> {
+pub fn build_payload(
+    dialect: &Dialect,
+    event: EventKind,
+    req: &EventRequest,
+) -> Result<Value, HookError> {
     let spec = event.spec();
     let host_name = dialect
         .event_name(event)
@@ -52,20 +60,41 @@ pub fn build_payload(dialect: &Dialect, event: EventKind, req: &EventRequest) ->
     match dialect.payload {
         PayloadStyle::Claude | PayloadStyle::Gemini => {
             p.insert("session_id".into(), Value::String(session_id.clone()));
-            p.insert("transcript_path".into(), Value::String(req.transcript_path.clone().unwrap_or_default()));
+            p.insert(
+                "transcript_path".into(),
+                Value::String(req.transcript_path.clone().unwrap_or_default()),
+            );
             p.insert("cwd".into(), Value::String(cwd.clone()));
-            p.insert("hook_event_name".into(), Value::String(host_name.to_string()));
+            p.insert(
+                "hook_event_name".into(),
+                Value::String(host_name.to_string()),
+            );
             if dialect.payload == PayloadStyle::Gemini {
-                p.insert("timestamp".into(), Value::String(crate::clock::rfc3339(SystemTime::now())));
+                p.insert(
+                    "timestamp".into(),
+                    Value::String(crate::clock::rfc3339(SystemTime::now())),
+                );
             }
         }
         PayloadStyle::Cursor => {
             p.insert("conversation_id".into(), Value::String(session_id.clone()));
-            p.insert("generation_id".into(), Value::String(format!("{session_id}-gen")));
+            p.insert(
+                "generation_id".into(),
+                Value::String(format!("{session_id}-gen")),
+            );
             p.insert("session_id".into(), Value::String(session_id.clone()));
-            p.insert("hook_event_name".into(), Value::String(host_name.to_string()));
-            p.insert("workspace_roots".into(), Value::Array(vec![Value::String(cwd.clone())]));
-            p.insert("transcript_path".into(), Value::String(req.transcript_path.clone().unwrap_or_default()));
+            p.insert(
+                "hook_event_name".into(),
+                Value::String(host_name.to_string()),
+            );
+            p.insert(
+                "workspace_roots".into(),
+                Value::Array(vec![Value::String(cwd.clone())]),
+            );
+            p.insert(
+                "transcript_path".into(),
+                Value::String(req.transcript_path.clone().unwrap_or_default()),
+            );
         }
     }
     for f in spec.fields {
@@ -79,21 +108,38 @@ pub fn build_payload(dialect: &Dialect, event: EventKind, req: &EventRequest) ->
         let input = match &req.tool_input {
             None => Value::Object(Map::new()),
             Some(v @ Value::Object(_)) => v.clone(),
-            Some(other) => return Err(HookError::NotAnObject { what: "tool_input", got: other.to_string() }),
+            Some(other) => {
+                return Err(HookError::NotAnObject {
+                    what: "tool_input",
+                    got: other.to_string(),
+                })
+            }
         };
         if native_view && dialect.payload == PayloadStyle::Cursor {
             // Cursor's shell/file events carry the command (or file) directly.
-            let command = input.get("command").cloned().unwrap_or(Value::String(String::new()));
+            let command = input
+                .get("command")
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
             match event {
                 EventKind::PreBash | EventKind::PostBash => {
                     p.insert("command".into(), command);
                     p.insert("cwd".into(), Value::String(cwd));
                     if event == EventKind::PostBash {
-                        p.insert("output".into(), req.tool_response.clone().unwrap_or(Value::String(String::new())));
+                        p.insert(
+                            "output".into(),
+                            req.tool_response
+                                .clone()
+                                .unwrap_or(Value::String(String::new())),
+                        );
                     }
                 }
                 _ => {
-                    let file = input.get("file_path").or_else(|| input.get("filePath")).cloned().unwrap_or(Value::String(String::new()));
+                    let file = input
+                        .get("file_path")
+                        .or_else(|| input.get("filePath"))
+                        .cloned()
+                        .unwrap_or(Value::String(String::new()));
                     p.insert("file_path".into(), file);
                     p.insert("edits".into(), Value::Array(vec![]));
                 }
@@ -102,7 +148,12 @@ pub fn build_payload(dialect: &Dialect, event: EventKind, req: &EventRequest) ->
             p.insert("tool_name".into(), Value::String(tool));
             p.insert("tool_input".into(), input);
             if event.base() == EventKind::PostToolUse {
-                p.insert("tool_response".into(), req.tool_response.clone().unwrap_or(Value::Object(Map::new())));
+                p.insert(
+                    "tool_response".into(),
+                    req.tool_response
+                        .clone()
+                        .unwrap_or(Value::Object(Map::new())),
+                );
             }
         }
     }
@@ -119,13 +170,21 @@ mod tests {
     use serde_json::json;
 
     fn req() -> EventRequest {
-        EventRequest { session_id: Some("abc123".into()), transcript_path: Some("/t.txt".into()), cwd: "/project/path".into(), ..Default::default() }
+        EventRequest {
+            session_id: Some("abc123".into()),
+            transcript_path: Some("/t.txt".into()),
+            cwd: "/project/path".into(),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn seed_002_session_start_payload() {
         let p = build_payload(Host::CodeBuddy.dialect(), EventKind::SessionStart, &req()).unwrap();
-        assert_eq!(p, json!({"session_id": "abc123","transcript_path": "/t.txt","cwd": "/project/path","hook_event_name": "SessionStart","source": "startup"}));
+        assert_eq!(
+            p,
+            json!({"session_id": "abc123","transcript_path": "/t.txt","cwd": "/project/path","hook_event_name": "SessionStart","source": "startup"})
+        );
     }
 
     #[test]

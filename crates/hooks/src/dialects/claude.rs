@@ -15,7 +15,10 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome { env: "CLAUDE_CONFIG_DIR", home_dir: ".claude" },
+            anchor: Anchor::EnvOrHome {
+                env: "CLAUDE_CONFIG_DIR",
+                home_dir: ".claude",
+            },
             file: "settings.json",
             shape: FileShape::MatcherGroupsJson,
         },
@@ -49,8 +52,19 @@ pub(super) static DIALECT: Dialect = Dialect {
     ],
     tools: ToolTable {
         names: &[
-            "Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS",
-            "Task", "WebFetch", "WebSearch", "TodoWrite",
+            "Bash",
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "NotebookEdit",
+            "Glob",
+            "Grep",
+            "LS",
+            "Task",
+            "WebFetch",
+            "WebSearch",
+            "TodoWrite",
         ],
         shell: &["Bash"],
         edit: &["Write", "Edit", "MultiEdit", "NotebookEdit"],
@@ -88,10 +102,16 @@ mod tests {
             vec![
                 (Scope::User, PathBuf::from("/h/.claude/settings.json")),
                 (Scope::Project, PathBuf::from("/p/.claude/settings.json")),
-                (Scope::Local, PathBuf::from("/p/.claude/settings.local.json")),
+                (
+                    Scope::Local,
+                    PathBuf::from("/p/.claude/settings.local.json")
+                ),
             ]
         );
         assert_eq!(DIALECT.default_timeout, Duration::from_secs(600));
-        assert_eq!(DIALECT.rewrite.fields, &[("updatedInput", Placement::Nested)]);
+        assert_eq!(
+            DIALECT.rewrite.fields,
+            &[("updatedInput", Placement::Nested)]
+        );
     }
 }

@@ -70,7 +70,10 @@ pub(super) static DIALECT: Dialect = Dialect {
         ],
     },
     rewrite: RewriteSpec {
-        fields: &[("modifiedInput", Placement::Nested), ("modifiedInput", Placement::TopLevel)],
+        fields: &[
+            ("modifiedInput", Placement::Nested),
+            ("modifiedInput", Placement::TopLevel),
+        ],
         style: RewriteStyle::Replace,
         requires_allow: true,
         foreign_fields: &["updatedInput"],
@@ -105,14 +108,23 @@ mod tests {
             ]
         );
         assert_eq!(DIALECT.default_timeout, Duration::from_secs(60));
-        assert_eq!(DIALECT.project_dir_env, &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]);
+        assert_eq!(
+            DIALECT.project_dir_env,
+            &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]
+        );
         assert_eq!(DIALECT.events.len(), 7);
     }
 
     #[test]
     fn aliases_are_bidirectional() {
-        assert_eq!(DIALECT.tool_names_for_matching("execute_command"), vec!["execute_command", "Bash"]);
-        assert_eq!(DIALECT.tool_names_for_matching("Bash"), vec!["Bash", "execute_command"]);
+        assert_eq!(
+            DIALECT.tool_names_for_matching("execute_command"),
+            vec!["execute_command", "Bash"]
+        );
+        assert_eq!(
+            DIALECT.tool_names_for_matching("Bash"),
+            vec!["Bash", "execute_command"]
+        );
         assert_eq!(DIALECT.canonical_tool_name("Write"), "write_to_file");
         assert_eq!(DIALECT.canonical_tool_name("Edit"), "replace_in_file");
         assert_eq!(DIALECT.canonical_tool_name("read_file"), "read_file");

@@ -16,13 +16,19 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome { env: "CODEX_HOME", home_dir: ".codex" },
+            anchor: Anchor::EnvOrHome {
+                env: "CODEX_HOME",
+                home_dir: ".codex",
+            },
             file: "hooks.json",
             shape: FileShape::MatcherGroupsJson,
         },
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome { env: "CODEX_HOME", home_dir: ".codex" },
+            anchor: Anchor::EnvOrHome {
+                env: "CODEX_HOME",
+                home_dir: ".codex",
+            },
             file: "config.toml",
             shape: FileShape::MatcherGroupsToml,
         },
@@ -87,12 +93,27 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                (PathBuf::from("/ch/hooks.json"), FileShape::MatcherGroupsJson),
-                (PathBuf::from("/ch/config.toml"), FileShape::MatcherGroupsToml),
-                (PathBuf::from("/p/.codex/hooks.json"), FileShape::MatcherGroupsJson),
-                (PathBuf::from("/p/.codex/config.toml"), FileShape::MatcherGroupsToml),
+                (
+                    PathBuf::from("/ch/hooks.json"),
+                    FileShape::MatcherGroupsJson
+                ),
+                (
+                    PathBuf::from("/ch/config.toml"),
+                    FileShape::MatcherGroupsToml
+                ),
+                (
+                    PathBuf::from("/p/.codex/hooks.json"),
+                    FileShape::MatcherGroupsJson
+                ),
+                (
+                    PathBuf::from("/p/.codex/config.toml"),
+                    FileShape::MatcherGroupsToml
+                ),
             ]
         );
-        assert_eq!(DIALECT.tool_names_for_matching("apply_patch"), vec!["apply_patch", "Write", "Edit"]);
+        assert_eq!(
+            DIALECT.tool_names_for_matching("apply_patch"),
+            vec!["apply_patch", "Write", "Edit"]
+        );
     }
 }

@@ -48,10 +48,24 @@ pub(super) static DIALECT: Dialect = Dialect {
             name: "afterShellExecution",
             matcher_target: Some(MatcherTarget::Field("command")),
         },
-        HostEvent { kind: E::PostEdit, name: "afterFileEdit", matcher_target: Some(MatcherTarget::Ignored) },
+        HostEvent {
+            kind: E::PostEdit,
+            name: "afterFileEdit",
+            matcher_target: Some(MatcherTarget::Ignored),
+        },
     ],
     tools: ToolTable {
-        names: &["Shell", "Read", "Write", "Edit", "StrReplace", "Delete", "Grep", "Task", "MCP"],
+        names: &[
+            "Shell",
+            "Read",
+            "Write",
+            "Edit",
+            "StrReplace",
+            "Delete",
+            "Grep",
+            "Task",
+            "MCP",
+        ],
         shell: &["Shell"],
         edit: &["Write", "Edit", "StrReplace"],
         aliases: &[],
@@ -84,9 +98,18 @@ mod tests {
         let files = DIALECT.config_files(&HostEnv::with_home("/h"), Path::new("/p"));
         assert!(files.iter().all(|f| f.shape == FileShape::FlatJson));
         assert_eq!(files[1].path, PathBuf::from("/p/.cursor/hooks.json"));
-        assert_eq!(DIALECT.event_name(E::UserPromptSubmit), Some("beforeSubmitPrompt"));
+        assert_eq!(
+            DIALECT.event_name(E::UserPromptSubmit),
+            Some("beforeSubmitPrompt")
+        );
         assert_eq!(DIALECT.event_name(E::PreBash), Some("beforeShellExecution"));
-        assert_eq!(DIALECT.matcher_target(E::PreBash), MatcherTarget::Field("command"));
-        assert_eq!(DIALECT.matcher_target(E::PreToolUse), MatcherTarget::ToolName);
+        assert_eq!(
+            DIALECT.matcher_target(E::PreBash),
+            MatcherTarget::Field("command")
+        );
+        assert_eq!(
+            DIALECT.matcher_target(E::PreToolUse),
+            MatcherTarget::ToolName
+        );
     }
 }

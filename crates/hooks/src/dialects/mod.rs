@@ -32,8 +32,13 @@ pub enum Host {
 }
 
 impl Host {
-    pub const ALL: &'static [Host] =
-        &[Host::CodeBuddy, Host::Claude, Host::Cursor, Host::Codex, Host::Gemini];
+    pub const ALL: &'static [Host] = &[
+        Host::CodeBuddy,
+        Host::Claude,
+        Host::Cursor,
+        Host::Codex,
+        Host::Gemini,
+    ];
 
     /// The host's id as used on the command line (`codebuddy`, `claude`, …).
     pub fn id(self) -> &'static str {
@@ -102,7 +107,10 @@ pub enum Anchor {
     /// `$HOME/<dir>`.
     Home(&'static str),
     /// `$<env>` when set, else `$HOME/<dir>` (e.g. `CLAUDE_CONFIG_DIR`, `CODEX_HOME`).
-    EnvOrHome { env: &'static str, home_dir: &'static str },
+    EnvOrHome {
+        env: &'static str,
+        home_dir: &'static str,
+    },
     /// `<project>/<dir>`.
     Project(&'static str),
 }
@@ -145,7 +153,11 @@ pub struct HostEvent {
 }
 
 pub(crate) const fn ev(kind: EventKind, name: &'static str) -> HostEvent {
-    HostEvent { kind, name, matcher_target: None }
+    HostEvent {
+        kind,
+        name,
+        matcher_target: None,
+    }
 }
 
 /// Tool names of a host.
@@ -260,13 +272,19 @@ impl HostEnv {
         for (k, v) in std::env::vars() {
             vars.insert(k, v);
         }
-        let home = vars.get("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+        let home = vars
+            .get("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
         HostEnv { home, vars }
     }
 
     /// An environment with only a home directory.
     pub fn with_home(home: impl Into<PathBuf>) -> HostEnv {
-        HostEnv { home: Some(home.into()), vars: BTreeMap::new() }
+        HostEnv {
+            home: Some(home.into()),
+            vars: BTreeMap::new(),
+        }
     }
 
     /// Adds or replaces a variable.
@@ -276,7 +294,10 @@ impl HostEnv {
     }
 
     pub fn var(&self, key: &str) -> Option<&str> {
-        self.vars.get(key).map(String::as_str).filter(|v| !v.is_empty())
+        self.vars
+            .get(key)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
     }
 }
 
@@ -295,7 +316,11 @@ impl Dialect {
                     },
                     Anchor::Project(dir) => project.join(dir),
                 };
-                Some(ConfigFile { path: dir.join(loc.file), scope: loc.scope, shape: loc.shape })
+                Some(ConfigFile {
+                    path: dir.join(loc.file),
+                    scope: loc.scope,
+                    shape: loc.shape,
+                })
             })
             .collect()
     }
@@ -320,7 +345,11 @@ impl Dialect {
             return Ok(kind);
         }
         if let Some(kind) = EventKind::from_name(name) {
-            if self.host_event(kind).is_some() || kind.view().is_some_and(|(b, _)| self.host_event(b).is_some()) {
+            if self.host_event(kind).is_some()
+                || kind
+                    .view()
+                    .is_some_and(|(b, _)| self.host_event(b).is_some())
+            {
                 return Ok(kind);
             }
             return Err(HookError::EventNotSupported {
@@ -329,11 +358,19 @@ impl Dialect {
                 known: self.event_list(),
             });
         }
-        Err(HookError::UnknownEvent { host: self.id, event: name.to_string(), known: self.event_list() })
+        Err(HookError::UnknownEvent {
+            host: self.id,
+            event: name.to_string(),
+            known: self.event_list(),
+        })
     }
 
     fn event_list(&self) -> String {
-        self.events.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+        self.events
+            .iter()
+            .map(|e| e.name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Where the matcher of `kind` looks, for this host.
@@ -386,7 +423,9 @@ impl Dialect {
     /// True when `tool` (or an alias of it) belongs to `class`.
     pub fn tool_in_class(&self, tool: &str, class: ToolClass) -> bool {
         let members = self.tools_of(class);
-        self.tool_names_for_matching(tool).iter().any(|n| members.contains(n))
+        self.tool_names_for_matching(tool)
+            .iter()
+            .any(|n| members.contains(n))
     }
 
     /// Converts a settings `timeout` number to a duration in the host's unit.
@@ -421,8 +460,14 @@ mod tests {
     fn every_dialect_maps_session_and_tool_events() {
         for &h in Host::ALL {
             let d = h.dialect();
-            assert!(d.event_name(EventKind::PreToolUse).is_some(), "{h} PreToolUse");
-            assert!(d.event_name(EventKind::SessionStart).is_some(), "{h} SessionStart");
+            assert!(
+                d.event_name(EventKind::PreToolUse).is_some(),
+                "{h} PreToolUse"
+            );
+            assert!(
+                d.event_name(EventKind::SessionStart).is_some(),
+                "{h} SessionStart"
+            );
             assert!(!d.tools.shell.is_empty(), "{h} shell tool");
             for e in d.events {
                 assert_eq!(d.event_from_host_name(e.name), Some(e.kind));
@@ -433,19 +478,38 @@ mod tests {
     #[test]
     fn resolve_event_accepts_host_and_canonical_spelling() {
         let g = Host::Gemini.dialect();
-        assert_eq!(g.resolve_event("BeforeTool").unwrap(), EventKind::PreToolUse);
-        assert_eq!(g.resolve_event("PreToolUse").unwrap(), EventKind::PreToolUse);
+        assert_eq!(
+            g.resolve_event("BeforeTool").unwrap(),
+            EventKind::PreToolUse
+        );
+        assert_eq!(
+            g.resolve_event("PreToolUse").unwrap(),
+            EventKind::PreToolUse
+        );
         assert_eq!(g.resolve_event("PreBash").unwrap(), EventKind::PreBash);
-        let err = Host::CodeBuddy.dialect().resolve_event("Notification").unwrap_err().to_string();
-        assert!(err.contains("codebuddy") && err.contains("SessionStart"), "{err}");
+        let err = Host::CodeBuddy
+            .dialect()
+            .resolve_event("Notification")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("codebuddy") && err.contains("SessionStart"),
+            "{err}"
+        );
         let err = g.resolve_event("Nope").unwrap_err().to_string();
         assert!(err.contains("Nope"), "{err}");
     }
 
     #[test]
     fn timeouts_convert_in_the_host_unit() {
-        assert_eq!(Host::CodeBuddy.dialect().timeout_from_number(10.0), Some(Duration::from_secs(10)));
-        assert_eq!(Host::Gemini.dialect().timeout_from_number(1500.0), Some(Duration::from_millis(1500)));
+        assert_eq!(
+            Host::CodeBuddy.dialect().timeout_from_number(10.0),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(
+            Host::Gemini.dialect().timeout_from_number(1500.0),
+            Some(Duration::from_millis(1500))
+        );
         assert_eq!(Host::Claude.dialect().timeout_from_number(0.0), None);
         assert_eq!(Host::Claude.dialect().timeout_from_number(-3.0), None);
     }
@@ -459,7 +523,9 @@ mod tests {
         let files = Host::Claude.dialect().config_files(&env, Path::new("/p"));
         assert_eq!(files[0].path, PathBuf::from("/h/.claude/settings.json"));
         // no home: user files are skipped, project files remain
-        let files = Host::Claude.dialect().config_files(&HostEnv::default(), Path::new("/p"));
+        let files = Host::Claude
+            .dialect()
+            .config_files(&HostEnv::default(), Path::new("/p"));
         assert!(files.iter().all(|f| f.scope != Scope::User));
         assert_eq!(files.len(), 2);
     }

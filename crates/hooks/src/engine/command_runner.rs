@@ -104,7 +104,11 @@ struct Capture {
 
 impl Capture {
     fn new(cap: usize) -> Capture {
-        Capture { buf: Vec::new(), total: 0, cap }
+        Capture {
+            buf: Vec::new(),
+            total: 0,
+            cap,
+        }
     }
     fn push(&mut self, data: &[u8]) {
         self.total += data.len();
@@ -147,7 +151,11 @@ fn spawn(req: &CommandRequest) -> std::io::Result<Child> {
     // SAFETY: setsid is async-signal-safe and touches no memory of the parent; it is the
     // only thing run between fork and exec.
     unsafe {
-        cmd.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+        cmd.pre_exec(|| {
+            nix::unistd::setsid()
+                .map(|_| ())
+                .map_err(std::io::Error::from)
+        });
     }
     cmd.spawn()
 }
@@ -167,9 +175,13 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
     let mut stdin: Option<ChildStdin> = child.stdin.take();
     let mut stdout: Option<ChildStdout> = child.stdout.take();
     let mut stderr: Option<ChildStderr> = child.stderr.take();
-    for fd in [stdin.as_ref().map(|s| s.as_raw_fd()), stdout.as_ref().map(|s| s.as_raw_fd()), stderr.as_ref().map(|s| s.as_raw_fd())]
-        .into_iter()
-        .flatten()
+    for fd in [
+        stdin.as_ref().map(|s| s.as_raw_fd()),
+        stdout.as_ref().map(|s| s.as_raw_fd()),
+        stderr.as_ref().map(|s| s.as_raw_fd()),
+    ]
+    .into_iter()
+    .flatten()
     {
         let _ = set_nonblocking(&fd);
     }
@@ -180,7 +192,10 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
     let mut out = Capture::new(limits.output_cap);
     let mut err = Capture::new(limits.output_cap);
     let mut written = 0usize;
-    let mut run = RawRun { pid, ..RawRun::default() };
+    let mut run = RawRun {
+        pid,
+        ..RawRun::default()
+    };
     let deadline = start + limits.timeout;
     let mut term_sent_at: Option<Instant> = None;
     let mut exit_at: Option<Instant> = None;
@@ -234,9 +249,16 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
         let mut wait = wait_until.saturating_duration_since(now);
         if status.is_none() {
             // Exit is not pollable portably: look again soon.
-            wait = wait.min(Duration::from_millis(if stdout.is_none() && stderr.is_none() { 2 } else { 20 }));
+            wait = wait.min(Duration::from_millis(
+                if stdout.is_none() && stderr.is_none() {
+                    2
+                } else {
+                    20
+                },
+            ));
         }
-        let timeout = PollTimeout::try_from(wait.as_millis().min(i32::MAX as u128) as i32).unwrap_or(PollTimeout::ZERO);
+        let timeout = PollTimeout::try_from(wait.as_millis().min(i32::MAX as u128) as i32)
+            .unwrap_or(PollTimeout::ZERO);
 
         let mut fds: Vec<PollFd> = Vec::with_capacity(3);
         let mut which: Vec<u8> = Vec::with_capacity(3);
@@ -264,8 +286,11 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
         if ready == 0 {
             continue;
         }
-        let revents: Vec<(u8, PollFlags)> =
-            fds.iter().zip(which.iter()).map(|(f, w)| (*w, f.revents().unwrap_or(PollFlags::empty()))).collect();
+        let revents: Vec<(u8, PollFlags)> = fds
+            .iter()
+            .zip(which.iter())
+            .map(|(f, w)| (*w, f.revents().unwrap_or(PollFlags::empty())))
+            .collect();
         drop(fds);
         for (w, ev) in revents {
             if ev.is_empty() {
@@ -300,7 +325,9 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
                                     stdin = None; // close: the hook sees EOF
                                 }
                             }
-                            Err(e) if e.kind() == ErrorKind::WouldBlock || e.kind() == ErrorKind::Interrupted => {}
+                            Err(e)
+                                if e.kind() == ErrorKind::WouldBlock
+                                    || e.kind() == ErrorKind::Interrupted => {}
                             Err(_) => {
                                 // EPIPE: the hook does not read stdin. Harmless.
                                 run.stdin_closed_early = true;

@@ -1,11 +1,19 @@
 use super::*;
 
 fn req(cmd: &str, stdin: &[u8]) -> CommandRequest {
-    CommandRequest { command: cmd.to_string(), cwd: std::env::temp_dir(), env: vec![], stdin: stdin.to_vec() }
+    CommandRequest {
+        command: cmd.to_string(),
+        cwd: std::env::temp_dir(),
+        env: vec![],
+        stdin: stdin.to_vec(),
+    }
 }
 
 fn limits(timeout_ms: u64) -> RunLimits {
-    RunLimits { timeout: Duration::from_millis(timeout_ms), ..RunLimits::default() }
+    RunLimits {
+        timeout: Duration::from_millis(timeout_ms),
+        ..RunLimits::default()
+    }
 }
 
 fn pid_alive(pid: i32) -> bool {
@@ -14,14 +22,21 @@ fn pid_alive(pid: i32) -> bool {
         return false;
     }
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => !s.rsplit_once(") ").map(|(_, r)| r).is_some_and(|rest| rest.starts_with('Z')),
+        Ok(s) => !s
+            .rsplit_once(") ")
+            .map(|(_, r)| r)
+            .is_some_and(|rest| rest.starts_with('Z')),
         Err(_) => false,
     }
 }
 
 #[test]
 fn echoes_stdin_and_reports_exit_code() {
-    let r = run_command(&req("cat; echo err >&2; exit 3", b"{\"a\":1}"), &limits(5000)).unwrap();
+    let r = run_command(
+        &req("cat; echo err >&2; exit 3", b"{\"a\":1}"),
+        &limits(5000),
+    )
+    .unwrap();
     assert_eq!(r.exit_code, Some(3));
     assert_eq!(r.stdout, b"{\"a\":1}");
     assert_eq!(r.stderr, b"err\n");
@@ -38,7 +53,11 @@ fn env_and_cwd_are_applied() {
     let r = run_command(&rq, &limits(5000)).unwrap();
     let out = String::from_utf8(r.stdout).unwrap();
     let canon = dir.path().canonicalize().unwrap();
-    assert!(out == format!("bar baz|{}", dir.path().display()) || out == format!("bar baz|{}", canon.display()), "{out}");
+    assert!(
+        out == format!("bar baz|{}", dir.path().display())
+            || out == format!("bar baz|{}", canon.display()),
+        "{out}"
+    );
 }
 
 #[test]
@@ -63,7 +82,11 @@ fn large_payload_is_delivered_completely_and_stdin_is_closed() {
 fn output_is_capped_but_fully_drained() {
     let mut l = limits(10_000);
     l.output_cap = 1000;
-    let r = run_command(&req("head -c 5000000 /dev/zero; head -c 3000 /dev/zero >&2", b""), &l).unwrap();
+    let r = run_command(
+        &req("head -c 5000000 /dev/zero; head -c 3000 /dev/zero >&2", b""),
+        &l,
+    )
+    .unwrap();
     assert_eq!(r.exit_code, Some(0));
     assert_eq!(r.stdout.len(), 1000);
     assert_eq!(r.stdout_total, 5_000_000);
@@ -80,8 +103,16 @@ fn timeout_kills_the_whole_group_including_children() {
     let start = Instant::now();
     let r = run_command(&req(&cmd, b""), &limits(300)).unwrap();
     assert!(r.timed_out);
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
-    let child: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let child: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     // The grandchild was in the hook's process group: it must be gone.
     let gone_by = Instant::now() + Duration::from_secs(2);
     while pid_alive(child) && Instant::now() < gone_by {
@@ -105,8 +136,19 @@ fn sigterm_ignoring_hook_is_killed_after_grace() {
 #[test]
 fn background_child_holding_pipes_does_not_hang_the_runner() {
     let start = Instant::now();
-    let r = run_command(&req("(sleep 5; echo late) & echo '{\"continue\":true}'; exit 0", b""), &limits(10_000)).unwrap();
-    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    let r = run_command(
+        &req(
+            "(sleep 5; echo late) & echo '{\"continue\":true}'; exit 0",
+            b"",
+        ),
+        &limits(10_000),
+    )
+    .unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(r.exit_code, Some(0));
     assert!(!r.timed_out);
     assert!(r.pipes_held_open);
@@ -115,7 +157,11 @@ fn background_child_holding_pipes_does_not_hang_the_runner() {
 
 #[test]
 fn runs_in_its_own_session() {
-    let r = run_command(&req("ps -o sid= -p $$; ps -o pid= -p $$", b""), &limits(5000)).unwrap();
+    let r = run_command(
+        &req("ps -o sid= -p $$; ps -o pid= -p $$", b""),
+        &limits(5000),
+    )
+    .unwrap();
     let out = String::from_utf8(r.stdout).unwrap();
     let nums: Vec<&str> = out.split_whitespace().collect();
     if nums.len() == 2 {

@@ -124,49 +124,115 @@ impl HookSettings {
 
     /// Loads the given files (in this order) under `dialect`'s rules.
     pub fn load_files(dialect: &'static Dialect, files: &[ConfigFile]) -> HookSettings {
-        let mut s = HookSettings { dialect, hooks: Vec::new(), files: Vec::new(), diagnostics: Vec::new() };
+        let mut s = HookSettings {
+            dialect,
+            hooks: Vec::new(),
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        };
         let mut group = 0usize;
         for file in files {
             let text = match std::fs::read(&file.path) {
                 Ok(bytes) => bytes,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    s.files.push(LoadedFile { path: file.path.clone(), scope: file.scope, status: FileStatus::Missing });
+                    s.files.push(LoadedFile {
+                        path: file.path.clone(),
+                        scope: file.scope,
+                        status: FileStatus::Missing,
+                    });
                     continue;
                 }
                 Err(e) => {
-                    s.diagnostics.push(error(&file.path, None, format!("cannot read the file: {e}; check its permissions")));
-                    s.files.push(LoadedFile { path: file.path.clone(), scope: file.scope, status: FileStatus::Broken });
+                    s.diagnostics.push(error(
+                        &file.path,
+                        None,
+                        format!("cannot read the file: {e}; check its permissions"),
+                    ));
+                    s.files.push(LoadedFile {
+                        path: file.path.clone(),
+                        scope: file.scope,
+                        status: FileStatus::Broken,
+                    });
                     continue;
                 }
             };
             let text = match String::from_utf8(text) {
                 Ok(t) => t,
                 Err(_) => {
-                    s.diagnostics.push(error(&file.path, None, "the file is not valid UTF-8; save it as UTF-8".into()));
-                    s.files.push(LoadedFile { path: file.path.clone(), scope: file.scope, status: FileStatus::Broken });
+                    s.diagnostics.push(error(
+                        &file.path,
+                        None,
+                        "the file is not valid UTF-8; save it as UTF-8".into(),
+                    ));
+                    s.files.push(LoadedFile {
+                        path: file.path.clone(),
+                        scope: file.scope,
+                        status: FileStatus::Broken,
+                    });
                     continue;
                 }
             };
             let before = s.hooks.len();
-            let ok = parse_into(dialect, &text, file, &mut group, &mut s.hooks, &mut s.diagnostics);
-            let status = if ok { FileStatus::Loaded { hooks: s.hooks.len() - before } } else { FileStatus::Broken };
-            s.files.push(LoadedFile { path: file.path.clone(), scope: file.scope, status });
+            let ok = parse_into(
+                dialect,
+                &text,
+                file,
+                &mut group,
+                &mut s.hooks,
+                &mut s.diagnostics,
+            );
+            let status = if ok {
+                FileStatus::Loaded {
+                    hooks: s.hooks.len() - before,
+                }
+            } else {
+                FileStatus::Broken
+            };
+            s.files.push(LoadedFile {
+                path: file.path.clone(),
+                scope: file.scope,
+                status,
+            });
         }
         s
     }
 
     /// Parses one settings text (e.g. for `hooks validate FILE`).
     pub fn parse_text(dialect: &'static Dialect, text: &str, file: &ConfigFile) -> HookSettings {
-        let mut s = HookSettings { dialect, hooks: Vec::new(), files: Vec::new(), diagnostics: Vec::new() };
+        let mut s = HookSettings {
+            dialect,
+            hooks: Vec::new(),
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        };
         let mut group = 0;
-        let ok = parse_into(dialect, text, file, &mut group, &mut s.hooks, &mut s.diagnostics);
-        let status = if ok { FileStatus::Loaded { hooks: s.hooks.len() } } else { FileStatus::Broken };
-        s.files.push(LoadedFile { path: file.path.clone(), scope: file.scope, status });
+        let ok = parse_into(
+            dialect,
+            text,
+            file,
+            &mut group,
+            &mut s.hooks,
+            &mut s.diagnostics,
+        );
+        let status = if ok {
+            FileStatus::Loaded {
+                hooks: s.hooks.len(),
+            }
+        } else {
+            FileStatus::Broken
+        };
+        s.files.push(LoadedFile {
+            path: file.path.clone(),
+            scope: file.scope,
+            status,
+        });
         s
     }
 
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 
     /// Handlers configured for the host event that `kind` fires, in configuration order.
@@ -176,11 +242,25 @@ impl HookSettings {
 }
 
 fn error(path: &Path, entry: Option<String>, message: String) -> Diagnostic {
-    Diagnostic { severity: Severity::Error, path: path.to_path_buf(), line: None, column: None, entry, message }
+    Diagnostic {
+        severity: Severity::Error,
+        path: path.to_path_buf(),
+        line: None,
+        column: None,
+        entry,
+        message,
+    }
 }
 
 fn warning(path: &Path, entry: Option<String>, message: String) -> Diagnostic {
-    Diagnostic { severity: Severity::Warning, path: path.to_path_buf(), line: None, column: None, entry, message }
+    Diagnostic {
+        severity: Severity::Warning,
+        path: path.to_path_buf(),
+        line: None,
+        column: None,
+        entry,
+        message,
+    }
 }
 
 fn line_col(text: &str, byte: usize) -> (usize, usize) {
@@ -190,7 +270,12 @@ fn line_col(text: &str, byte: usize) -> (usize, usize) {
     }
     let before = &text[..end];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -208,7 +293,11 @@ fn parse_into(
         FileShape::MatcherGroupsJson | FileShape::FlatJson => {
             let trimmed = text.strip_prefix('\u{feff}').unwrap_or(text);
             if trimmed.trim().is_empty() {
-                diags.push(warning(path, None, "the file is empty; it defines no hooks".into()));
+                diags.push(warning(
+                    path,
+                    None,
+                    "the file is empty; it defines no hooks".into(),
+                ));
                 return true;
             }
             match serde_json::from_str(trimmed) {
@@ -250,18 +339,30 @@ fn parse_into(
         },
     };
     let Value::Object(root) = root else {
-        diags.push(error(path, None, "the top level must be an object (`{\"hooks\": {...}}`)".into()));
+        diags.push(error(
+            path,
+            None,
+            "the top level must be an object (`{\"hooks\": {...}}`)".into(),
+        ));
         return false;
     };
     if file.shape == FileShape::FlatJson {
         match root.get("version") {
             Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
             Some(other) => {
-                diags.push(error(path, Some("version".into()), format!("must be 1, found {other}; Cursor refuses other versions")));
+                diags.push(error(
+                    path,
+                    Some("version".into()),
+                    format!("must be 1, found {other}; Cursor refuses other versions"),
+                ));
                 return false;
             }
             None => {
-                diags.push(error(path, Some("version".into()), "missing `\"version\": 1`; Cursor requires it".into()));
+                diags.push(error(
+                    path,
+                    Some("version".into()),
+                    "missing `\"version\": 1`; Cursor requires it".into(),
+                ));
                 return false;
             }
         }
@@ -270,10 +371,19 @@ fn parse_into(
         return true; // a settings file without hooks is fine
     };
     let Value::Object(events) = hooks_value else {
-        diags.push(error(path, Some("hooks".into()), "must be an object mapping event names to lists".into()));
+        diags.push(error(
+            path,
+            Some("hooks".into()),
+            "must be an object mapping event names to lists".into(),
+        ));
         return false;
     };
-    let known = dialect.events.iter().map(|e| e.name).collect::<Vec<_>>().join(", ");
+    let known = dialect
+        .events
+        .iter()
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ");
     for (event_name, groups) in events {
         let entry = format!("hooks.{event_name}");
         let Some(kind) = dialect.event_from_host_name(event_name) else {
@@ -300,11 +410,17 @@ fn parse_into(
                     None | Some(Value::Null) => None,
                     Some(Value::String(s)) => Some(s.clone()),
                     Some(_) => {
-                        diags.push(error(path, Some(format!("{gentry}.matcher")), "must be a string".into()));
+                        diags.push(error(
+                            path,
+                            Some(format!("{gentry}.matcher")),
+                            "must be a string".into(),
+                        ));
                         continue;
                     }
                 };
-                let Some(matcher) = compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags) else {
+                let Some(matcher) =
+                    compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags)
+                else {
                     continue;
                 };
                 if let Some(handler) = parse_handler(dialect, g, path, &gentry, true, diags) {
@@ -316,7 +432,11 @@ fn parse_into(
                         group: *group,
                         sequential: false,
                         handler,
-                        provenance: Provenance { path: path.clone(), scope: file.scope, entry: gentry },
+                        provenance: Provenance {
+                            path: path.clone(),
+                            scope: file.scope,
+                            entry: gentry,
+                        },
                     });
                 }
                 *group += 1;
@@ -326,7 +446,11 @@ fn parse_into(
                 None | Some(Value::Null) => None,
                 Some(Value::String(s)) => Some(s.clone()),
                 Some(_) => {
-                    diags.push(error(path, Some(format!("{gentry}.matcher")), "must be a string such as \"Bash\" or \"Write|Edit\"".into()));
+                    diags.push(error(
+                        path,
+                        Some(format!("{gentry}.matcher")),
+                        "must be a string such as \"Bash\" or \"Write|Edit\"".into(),
+                    ));
                     continue;
                 }
             };
@@ -334,24 +458,41 @@ fn parse_into(
                 None => false,
                 Some(Value::Bool(b)) => {
                     if dialect.host != Host::Gemini {
-                        diags.push(warning(path, Some(format!("{gentry}.sequential")), format!("`sequential` is a Gemini CLI option; {} ignores it", dialect.display_name)));
+                        diags.push(warning(
+                            path,
+                            Some(format!("{gentry}.sequential")),
+                            format!(
+                                "`sequential` is a Gemini CLI option; {} ignores it",
+                                dialect.display_name
+                            ),
+                        ));
                         false
                     } else {
                         *b
                     }
                 }
                 Some(_) => {
-                    diags.push(error(path, Some(format!("{gentry}.sequential")), "must be true or false".into()));
+                    diags.push(error(
+                        path,
+                        Some(format!("{gentry}.sequential")),
+                        "must be true or false".into(),
+                    ));
                     false
                 }
             };
-            let Some(matcher) = compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags) else {
+            let Some(matcher) =
+                compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags)
+            else {
                 continue;
             };
             let list = match g.get("hooks") {
                 Some(Value::Array(list)) => list,
                 Some(_) => {
-                    diags.push(error(path, Some(format!("{gentry}.hooks")), "must be a list of handlers".into()));
+                    diags.push(error(
+                        path,
+                        Some(format!("{gentry}.hooks")),
+                        "must be a list of handlers".into(),
+                    ));
                     continue;
                 }
                 None => {
@@ -374,7 +515,11 @@ fn parse_into(
                         group: *group,
                         sequential,
                         handler,
-                        provenance: Provenance { path: path.clone(), scope: file.scope, entry: hentry },
+                        provenance: Provenance {
+                            path: path.clone(),
+                            scope: file.scope,
+                            entry: hentry,
+                        },
                     });
                 }
             }
@@ -394,7 +539,14 @@ fn compile_matcher(
 ) -> Option<Matcher> {
     if dialect.matcher_target(kind) == MatcherTarget::Ignored {
         if let Some(s) = src.filter(|s| !s.is_empty() && *s != "*") {
-            diags.push(warning(path, Some(format!("{entry}.matcher")), format!("{} has no matcher; `{s}` is ignored and the hooks run for every {}", kind, kind)));
+            diags.push(warning(
+                path,
+                Some(format!("{entry}.matcher")),
+                format!(
+                    "{} has no matcher; `{s}` is ignored and the hooks run for every {}",
+                    kind, kind
+                ),
+            ));
         }
         return Some(Matcher::All);
     }
@@ -423,12 +575,20 @@ fn parse_handler(
     let ty = match h.get("type") {
         Some(Value::String(t)) => t.as_str(),
         Some(_) => {
-            diags.push(error(path, Some(format!("{entry}.type")), "must be a string (\"command\")".into()));
+            diags.push(error(
+                path,
+                Some(format!("{entry}.type")),
+                "must be a string (\"command\")".into(),
+            ));
             return None;
         }
         None => {
             if !flat {
-                diags.push(warning(path, Some(entry.to_string()), "missing `type`; treated as \"command\" (write \"type\": \"command\")".into()));
+                diags.push(warning(
+                    path,
+                    Some(entry.to_string()),
+                    "missing `type`; treated as \"command\" (write \"type\": \"command\")".into(),
+                ));
             }
             "command"
         }
@@ -445,15 +605,27 @@ fn parse_handler(
     let text = match h.get(text_field) {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(Value::String(_)) => {
-            diags.push(error(path, Some(format!("{entry}.{text_field}")), format!("`{text_field}` is empty; this handler is skipped")));
+            diags.push(error(
+                path,
+                Some(format!("{entry}.{text_field}")),
+                format!("`{text_field}` is empty; this handler is skipped"),
+            ));
             return None;
         }
         Some(_) => {
-            diags.push(error(path, Some(format!("{entry}.{text_field}")), format!("`{text_field}` must be a string")));
+            diags.push(error(
+                path,
+                Some(format!("{entry}.{text_field}")),
+                format!("`{text_field}` must be a string"),
+            ));
             return None;
         }
         None => {
-            diags.push(error(path, Some(entry.to_string()), format!("missing `{text_field}`; this handler is skipped")));
+            diags.push(error(
+                path,
+                Some(entry.to_string()),
+                format!("missing `{text_field}`; this handler is skipped"),
+            ));
             return None;
         }
     };
@@ -467,12 +639,26 @@ fn parse_handler(
         Some(Value::Number(n)) => match n.as_f64().and_then(|f| dialect.timeout_from_number(f)) {
             Some(d) => Some(d),
             None => {
-                diags.push(warning(path, Some(format!("{entry}.timeout")), format!("timeout {n} is not a positive number; the default {} s is used", dialect.default_timeout.as_secs_f64())));
+                diags.push(warning(
+                    path,
+                    Some(format!("{entry}.timeout")),
+                    format!(
+                        "timeout {n} is not a positive number; the default {} s is used",
+                        dialect.default_timeout.as_secs_f64()
+                    ),
+                ));
                 None
             }
         },
         Some(other) => {
-            diags.push(warning(path, Some(format!("{entry}.timeout")), format!("timeout must be a number, found {other}; the default {} s is used", dialect.default_timeout.as_secs_f64())));
+            diags.push(warning(
+                path,
+                Some(format!("{entry}.timeout")),
+                format!(
+                    "timeout must be a number, found {other}; the default {} s is used",
+                    dialect.default_timeout.as_secs_f64()
+                ),
+            ));
             None
         }
     };
@@ -480,11 +666,19 @@ fn parse_handler(
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            diags.push(warning(path, Some(entry.to_string()), "failClosed must be true or false; false is used".into()));
+            diags.push(warning(
+                path,
+                Some(entry.to_string()),
+                "failClosed must be true or false; false is used".into(),
+            ));
             false
         }
     };
-    Some(Handler { kind, timeout, fail_closed })
+    Some(Handler {
+        kind,
+        timeout,
+        fail_closed,
+    })
 }
 
 #[cfg(test)]

@@ -100,12 +100,22 @@ impl Engine {
     pub fn load(host: Host, project_dir: impl Into<PathBuf>, env: HostEnv) -> Engine {
         let project_dir = project_dir.into();
         let settings = HookSettings::load(host, &project_dir, &env);
-        Engine { settings, project_dir, env, options: EngineOptions::default() }
+        Engine {
+            settings,
+            project_dir,
+            env,
+            options: EngineOptions::default(),
+        }
     }
 
     /// An engine over settings loaded elsewhere.
     pub fn new(settings: HookSettings, project_dir: impl Into<PathBuf>, env: HostEnv) -> Engine {
-        Engine { settings, project_dir: project_dir.into(), env, options: EngineOptions::default() }
+        Engine {
+            settings,
+            project_dir: project_dir.into(),
+            env,
+            options: EngineOptions::default(),
+        }
     }
 
     pub fn with_options(mut self, options: EngineOptions) -> Engine {
@@ -138,7 +148,11 @@ impl Engine {
     /// configuration order.
     pub fn run(&self, event: EventKind, payload: &Value) -> Outcome {
         let plan = self.plan(event, payload);
-        let ctx = RunContext { dialect: self.settings.dialect, project_dir: &self.project_dir, options: &self.options };
+        let ctx = RunContext {
+            dialect: self.settings.dialect,
+            project_dir: &self.project_dir,
+            options: &self.options,
+        };
         run_plan(&ctx, event, payload, &plan)
     }
 }
@@ -152,7 +166,12 @@ fn field_text(v: Option<&Value>) -> String {
 }
 
 /// Selects the hooks of `event` among `hooks`.
-pub fn plan<'a>(dialect: &'static Dialect, hooks: &'a [ConfiguredHook], event: EventKind, payload: &Value) -> Plan<'a> {
+pub fn plan<'a>(
+    dialect: &'static Dialect,
+    hooks: &'a [ConfiguredHook],
+    event: EventKind,
+    payload: &Value,
+) -> Plan<'a> {
     let mut out = Plan::default();
     // The host event whose hooks run: the event itself, or the base of a view the host
     // does not fire natively (then restricted to the view's tools).
@@ -164,11 +183,20 @@ pub fn plan<'a>(dialect: &'static Dialect, hooks: &'a [ConfiguredHook], event: E
         (event, None)
     };
     let target = dialect.matcher_target(host_kind);
-    let tool = payload.get("tool_name").and_then(Value::as_str).unwrap_or("");
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     if let Some(class) = class {
         if !dialect.tool_in_class(tool, class) {
             for h in hooks.iter().filter(|h| h.event == host_kind) {
-                out.skipped.push(SkippedHook { hook: h, why: format!("{event} covers only {} tools; `{tool}` is not one", dialect.tools_of(class).join("/")) });
+                out.skipped.push(SkippedHook {
+                    hook: h,
+                    why: format!(
+                        "{event} covers only {} tools; `{tool}` is not one",
+                        dialect.tools_of(class).join("/")
+                    ),
+                });
             }
             return out;
         }
@@ -180,16 +208,26 @@ pub fn plan<'a>(dialect: &'static Dialect, hooks: &'a [ConfiguredHook], event: E
             MatcherTarget::ToolName => {
                 let names = dialect.tool_names_for_matching(tool);
                 let ok = h.matcher.matches_any(&names);
-                let shown = if names.len() > 1 { format!("`{tool}` (aliases {})", names[1..].join(", ")) } else { format!("`{tool}`") };
+                let shown = if names.len() > 1 {
+                    format!("`{tool}` (aliases {})", names[1..].join(", "))
+                } else {
+                    format!("`{tool}`")
+                };
                 (ok, format!("tool {shown} vs {}", h.matcher.describe()))
             }
             MatcherTarget::Field(f) => {
                 let value = field_text(payload.get(f));
-                (h.matcher.matches_any(&[value.as_str()]), format!("{f} `{value}` vs {}", h.matcher.describe()))
+                (
+                    h.matcher.matches_any(&[value.as_str()]),
+                    format!("{f} `{value}` vs {}", h.matcher.describe()),
+                )
             }
         };
         if !matched {
-            out.skipped.push(SkippedHook { hook: h, why: format!("no match: {why}") });
+            out.skipped.push(SkippedHook {
+                hook: h,
+                why: format!("no match: {why}"),
+            });
             continue;
         }
         let key = (h.handler.kind.type_name(), h.handler.kind.text());
@@ -200,8 +238,16 @@ pub fn plan<'a>(dialect: &'static Dialect, hooks: &'a [ConfiguredHook], event: E
             }
             seen.insert(key, out.selected.len());
         }
-        let why = if matches!(h.matcher, Matcher::All) && target != MatcherTarget::Ignored { format!("matcher matches all ({why})") } else { why };
-        out.selected.push(PlannedHook { hook: h, why, duplicates: Vec::new() });
+        let why = if matches!(h.matcher, Matcher::All) && target != MatcherTarget::Ignored {
+            format!("matcher matches all ({why})")
+        } else {
+            why
+        };
+        out.selected.push(PlannedHook {
+            hook: h,
+            why,
+            duplicates: Vec::new(),
+        });
     }
     out
 }
@@ -212,7 +258,10 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
     for (i, p) in plan.selected.iter().enumerate() {
         if p.hook.sequential {
             if let Some(last) = units.last_mut() {
-                if last.last().is_some_and(|(_, q)| q.hook.sequential && q.hook.group == p.hook.group) {
+                if last
+                    .last()
+                    .is_some_and(|(_, q)| q.hook.sequential && q.hook.group == p.hook.group)
+                {
                     last.push((i, p));
                     continue;
                 }
@@ -237,7 +286,15 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
     let original = payload.get("tool_input").and_then(Value::as_object);
     let items: Vec<(usize, MergeItem)> = finished
         .iter()
-        .map(|(i, t)| (*i, MergeItem { label: t.command.clone(), effect: t.effect.clone() }))
+        .map(|(i, t)| {
+            (
+                *i,
+                MergeItem {
+                    label: t.command.clone(),
+                    effect: t.effect.clone(),
+                },
+            )
+        })
         .collect();
     let merged = merge_finished(items, original, ctx.dialect.rewrite.requires_allow);
     finished.sort_by_key(|(i, _)| *i);
@@ -245,7 +302,12 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
     Outcome::from_merged(ctx.dialect.host, event, payload.clone(), merged, traces)
 }
 
-fn run_unit(ctx: &RunContext<'_>, event: EventKind, payload: &Value, unit: &[(usize, &PlannedHook<'_>)]) -> Vec<(usize, HookTrace)> {
+fn run_unit(
+    ctx: &RunContext<'_>,
+    event: EventKind,
+    payload: &Value,
+    unit: &[(usize, &PlannedHook<'_>)],
+) -> Vec<(usize, HookTrace)> {
     let mut out = Vec::with_capacity(unit.len());
     let mut current = payload.clone();
     for (i, p) in unit {
@@ -256,10 +318,16 @@ fn run_unit(ctx: &RunContext<'_>, event: EventKind, payload: &Value, unit: &[(us
         trace.entry = Some(p.hook.provenance.entry.clone());
         trace.matcher = p.hook.matcher_source.clone();
         trace.matched = p.why.clone();
-        trace.duplicates = p.duplicates.iter().map(|d| d.provenance.to_string()).collect();
+        trace.duplicates = p
+            .duplicates
+            .iter()
+            .map(|d| d.provenance.to_string())
+            .collect();
         if unit.len() > 1 {
             // Chain: the next hook sees the input as rewritten so far.
-            if let (Some(rw), Some(Value::Object(obj))) = (&trace.effect.rewrite, current.get_mut("tool_input")) {
+            if let (Some(rw), Some(Value::Object(obj))) =
+                (&trace.effect.rewrite, current.get_mut("tool_input"))
+            {
                 match rw.style {
                     RewriteStyle::Patch => {
                         for (k, v) in &rw.input {
@@ -269,7 +337,9 @@ fn run_unit(ctx: &RunContext<'_>, event: EventKind, payload: &Value, unit: &[(us
                     RewriteStyle::Replace => *obj = rw.input.clone(),
                 }
             }
-            trace.notes.push("sequential group: ran after the previous hook of its group".into());
+            trace
+                .notes
+                .push("sequential group: ran after the previous hook of its group".into());
         }
         out.push((*i, trace));
     }
@@ -279,8 +349,15 @@ fn run_unit(ctx: &RunContext<'_>, event: EventKind, payload: &Value, unit: &[(us
 /// The environment a dialect gives every hook.
 pub fn hook_env(dialect: &Dialect, project_dir: &Path, payload: &Value) -> Vec<(String, String)> {
     let dir = project_dir.to_string_lossy().into_owned();
-    let mut env: Vec<(String, String)> = dialect.project_dir_env.iter().map(|k| ((*k).to_string(), dir.clone())).collect();
-    if let (Some(k), Some(sid)) = (dialect.session_id_env, payload.get("session_id").and_then(Value::as_str)) {
+    let mut env: Vec<(String, String)> = dialect
+        .project_dir_env
+        .iter()
+        .map(|k| ((*k).to_string(), dir.clone()))
+        .collect();
+    if let (Some(k), Some(sid)) = (
+        dialect.session_id_env,
+        payload.get("session_id").and_then(Value::as_str),
+    ) {
         env.push((k.to_string(), sid.to_string()));
     }
     env
@@ -305,11 +382,20 @@ pub fn run_handler(
     project_dir: &Path,
     options: &EngineOptions,
 ) -> HookTrace {
-    let ctx = RunContext { dialect, project_dir, options };
+    let ctx = RunContext {
+        dialect,
+        project_dir,
+        options,
+    };
     run_one(&ctx, event, handler, payload)
 }
 
-fn run_one(ctx: &RunContext<'_>, event: EventKind, handler: &Handler, payload: &Value) -> HookTrace {
+fn run_one(
+    ctx: &RunContext<'_>,
+    event: EventKind,
+    handler: &Handler,
+    payload: &Value,
+) -> HookTrace {
     let dialect = ctx.dialect;
     let spec = event.spec();
     let timeout = handler.timeout.unwrap_or(dialect.default_timeout);
@@ -349,7 +435,10 @@ fn run_one(ctx: &RunContext<'_>, event: EventKind, handler: &Handler, payload: &
                     trace.notes.push(verdict.note);
                 }
                 Err(msg) => {
-                    trace.effect.warnings.push(format!("{} hook failed: {msg}", other.type_name()));
+                    trace
+                        .effect
+                        .warnings
+                        .push(format!("{} hook failed: {msg}", other.type_name()));
                     trace.outcome = HookStatus::Error;
                 }
             }
@@ -369,13 +458,26 @@ fn run_one(ctx: &RunContext<'_>, event: EventKind, handler: &Handler, payload: &
     let mut env = hook_env(dialect, ctx.project_dir, payload);
     env.extend(ctx.options.extra_env.iter().cloned());
     let stdin = serde_json::to_vec(payload).unwrap_or_default();
-    let limits = RunLimits { timeout, grace: ctx.options.grace, output_cap: ctx.options.output_cap, drain_after_exit: ctx.options.drain_after_exit };
-    let req = CommandRequest { command: command.clone(), cwd, env, stdin };
+    let limits = RunLimits {
+        timeout,
+        grace: ctx.options.grace,
+        output_cap: ctx.options.output_cap,
+        drain_after_exit: ctx.options.drain_after_exit,
+    };
+    let req = CommandRequest {
+        command: command.clone(),
+        cwd,
+        env,
+        stdin,
+    };
     let raw = match run_command(&req, &limits) {
         Ok(raw) => raw,
         Err(e) => {
             trace.outcome = HookStatus::FailedToStart;
-            trace.effect.warnings.push(format!("cannot start the hook: {e}"));
+            trace
+                .effect
+                .warnings
+                .push(format!("cannot start the hook: {e}"));
             if handler.fail_closed {
                 fail_closed(&mut trace.effect, "the hook could not be started");
                 trace.outcome = HookStatus::Deny;
@@ -399,13 +501,23 @@ fn fill_from_raw(trace: &mut HookTrace, raw: &RawRun) {
     trace.stdout_truncated = raw.stdout_truncated();
     trace.stderr_truncated = raw.stderr_truncated();
     if raw.stdout_truncated() {
-        trace.notes.push(format!("stdout was {} bytes; kept the first {}", raw.stdout_total, raw.stdout.len()));
+        trace.notes.push(format!(
+            "stdout was {} bytes; kept the first {}",
+            raw.stdout_total,
+            raw.stdout.len()
+        ));
     }
     if raw.stderr_truncated() {
-        trace.notes.push(format!("stderr was {} bytes; kept the first {}", raw.stderr_total, raw.stderr.len()));
+        trace.notes.push(format!(
+            "stderr was {} bytes; kept the first {}",
+            raw.stderr_total,
+            raw.stderr.len()
+        ));
     }
     if raw.stdin_closed_early {
-        trace.notes.push("the hook did not read all of stdin (harmless)".into());
+        trace
+            .notes
+            .push("the hook did not read all of stdin (harmless)".into());
     }
     if raw.pipes_held_open {
         trace.notes.push("the hook exited while a background process it started still held stdout/stderr; stopped reading".into());
@@ -426,7 +538,14 @@ fn status_of(effect: &HookEffect) -> HookStatus {
     }
 }
 
-fn interpret(dialect: &Dialect, event: EventKind, spec: crate::events::EventSpec, handler: &Handler, raw: &RawRun, trace: &mut HookTrace) {
+fn interpret(
+    dialect: &Dialect,
+    event: EventKind,
+    spec: crate::events::EventSpec,
+    handler: &Handler,
+    raw: &RawRun,
+    trace: &mut HookTrace,
+) {
     if raw.timed_out {
         trace.outcome = HookStatus::Timeout;
         let secs = trace.timeout_ms as f64 / 1000.0;
@@ -445,14 +564,23 @@ fn interpret(dialect: &Dialect, event: EventKind, spec: crate::events::EventSpec
             let parsed = parse_stdout(dialect, event, &trace.stdout);
             trace.output = parsed.json;
             trace.effect = parsed.effect;
-            if trace.stdout_truncated && trace.output.is_none() && trace.stdout.trim_start().starts_with('{') {
-                trace.effect.warnings.push("stdout exceeded the capture limit, so its JSON could not be read".into());
+            if trace.stdout_truncated
+                && trace.output.is_none()
+                && trace.stdout.trim_start().starts_with('{')
+            {
+                trace.effect.warnings.push(
+                    "stdout exceeded the capture limit, so its JSON could not be read".into(),
+                );
             }
             trace.outcome = status_of(&trace.effect);
         }
         Some(2) => {
             let msg = trace.stderr.trim().to_string();
-            let reason = if msg.is_empty() { "blocked by hook (exit code 2, no message on stderr)".to_string() } else { msg };
+            let reason = if msg.is_empty() {
+                "blocked by hook (exit code 2, no message on stderr)".to_string()
+            } else {
+                msg
+            };
             if spec.exit2_blocks {
                 trace.effect.decision = Some(Decision::Deny);
                 trace.effect.reason = Some(reason);
@@ -461,7 +589,10 @@ fn interpret(dialect: &Dialect, event: EventKind, spec: crate::events::EventSpec
                 trace.effect.feedback = Some(reason);
                 trace.outcome = HookStatus::Feedback;
             } else {
-                trace.effect.warnings.push(format!("exit code 2 does not block {event}; stderr: {}", first_line(&reason)));
+                trace.effect.warnings.push(format!(
+                    "exit code 2 does not block {event}; stderr: {}",
+                    first_line(&reason)
+                ));
                 trace.outcome = HookStatus::Error;
             }
         }

@@ -53,8 +53,15 @@ impl Merged {
 }
 
 /// Merges effects given in configuration order.
-pub fn merge(items: &[MergeItem], original_input: Option<&Map<String, Value>>, rewrite_requires_allow: bool) -> Merged {
-    let mut m = Merged { continue_: true, ..Merged::default() };
+pub fn merge(
+    items: &[MergeItem],
+    original_input: Option<&Map<String, Value>>,
+    rewrite_requires_allow: bool,
+) -> Merged {
+    let mut m = Merged {
+        continue_: true,
+        ..Merged::default()
+    };
     let mut messages = Vec::new();
     for item in items {
         let e = &item.effect;
@@ -65,14 +72,14 @@ pub fn merge(items: &[MergeItem], original_input: Option<&Map<String, Value>>, r
             }
         }
         if e.continue_ == Some(false) {
-            if m.continue_ {
-                m.stop_reason = e.stop_reason.clone();
-            } else if m.stop_reason.is_none() {
+            // The first stopping hook that gives a reason provides it.
+            if m.stop_reason.is_none() {
                 m.stop_reason = e.stop_reason.clone();
             }
             m.continue_ = false;
         }
-        m.additional_context.extend(e.additional_context.iter().cloned());
+        m.additional_context
+            .extend(e.additional_context.iter().cloned());
         if let Some(s) = &e.system_message {
             messages.push(s.clone());
         }
@@ -88,7 +95,12 @@ pub fn merge(items: &[MergeItem], original_input: Option<&Map<String, Value>>, r
         m.system_message = Some(messages.join("\n"));
     }
     if !m.blocked() {
-        m.updated_input = merge_rewrites(items, original_input, rewrite_requires_allow, &mut m.warnings);
+        m.updated_input = merge_rewrites(
+            items,
+            original_input,
+            rewrite_requires_allow,
+            &mut m.warnings,
+        );
     }
     m
 }
@@ -124,7 +136,9 @@ fn merge_rewrites(
     let mut owners: Vec<(String, String, Option<Value>)> = Vec::new();
     let mut any = false;
     for item in items {
-        let Some(rw) = &item.effect.rewrite else { continue };
+        let Some(rw) = &item.effect.rewrite else {
+            continue;
+        };
         let d = item.effect.decision;
         if d == Some(Decision::Deny) || (requires_allow && d != Some(Decision::Allow)) {
             let why = if d == Some(Decision::Deny) {
@@ -132,7 +146,10 @@ fn merge_rewrites(
             } else {
                 "this host applies it only with permissionDecision \"allow\"".to_string()
             };
-            warnings.push(format!("{}: input rewrite `{}` ignored: {why}", item.label, rw.field));
+            warnings.push(format!(
+                "{}: input rewrite `{}` ignored: {why}",
+                item.label, rw.field
+            ));
             continue;
         }
         any = true;

@@ -6,7 +6,10 @@ use serde_json::json;
 fn item(label: &str, f: impl FnOnce(&mut HookEffect)) -> MergeItem {
     let mut effect = HookEffect::default();
     f(&mut effect);
-    MergeItem { label: label.into(), effect }
+    MergeItem {
+        label: label.into(),
+        effect,
+    }
 }
 
 fn obj(v: Value) -> Map<String, Value> {
@@ -17,7 +20,11 @@ fn obj(v: Value) -> Map<String, Value> {
 }
 
 fn replace(v: Value) -> Option<Rewrite> {
-    Some(Rewrite { input: obj(v), style: RewriteStyle::Replace, field: "modifiedInput".into() })
+    Some(Rewrite {
+        input: obj(v),
+        style: RewriteStyle::Replace,
+        field: "modifiedInput".into(),
+    })
 }
 
 #[test]
@@ -32,10 +39,22 @@ fn no_hooks_means_no_decision_and_continue() {
 #[test]
 fn deny_beats_ask_beats_allow_and_keeps_its_reason() {
     let items = vec![
-        item("a", |e| { e.decision = Some(Decision::Allow); e.reason = Some("fine".into()) }),
-        item("b", |e| { e.decision = Some(Decision::Ask); e.reason = Some("sure?".into()) }),
-        item("c", |e| { e.decision = Some(Decision::Deny); e.reason = Some("no".into()) }),
-        item("d", |e| { e.decision = Some(Decision::Deny); e.reason = Some("also no".into()) }),
+        item("a", |e| {
+            e.decision = Some(Decision::Allow);
+            e.reason = Some("fine".into())
+        }),
+        item("b", |e| {
+            e.decision = Some(Decision::Ask);
+            e.reason = Some("sure?".into())
+        }),
+        item("c", |e| {
+            e.decision = Some(Decision::Deny);
+            e.reason = Some("no".into())
+        }),
+        item("d", |e| {
+            e.decision = Some(Decision::Deny);
+            e.reason = Some("also no".into())
+        }),
     ];
     let m = merge(&items, None, false);
     assert_eq!(m.decision, Some(Decision::Deny));
@@ -51,8 +70,14 @@ fn deny_beats_ask_beats_allow_and_keeps_its_reason() {
 fn continue_false_wins_with_the_first_stop_reason() {
     let items = vec![
         item("a", |e| e.continue_ = Some(true)),
-        item("b", |e| { e.continue_ = Some(false); e.stop_reason = Some("first".into()) }),
-        item("c", |e| { e.continue_ = Some(false); e.stop_reason = Some("second".into()) }),
+        item("b", |e| {
+            e.continue_ = Some(false);
+            e.stop_reason = Some("first".into())
+        }),
+        item("c", |e| {
+            e.continue_ = Some(false);
+            e.stop_reason = Some("second".into())
+        }),
     ];
     let m = merge(&items, None, false);
     assert!(!m.continue_);
@@ -63,9 +88,15 @@ fn continue_false_wins_with_the_first_stop_reason() {
 #[test]
 fn contexts_and_messages_are_all_kept_in_order() {
     let items = vec![
-        item("a", |e| { e.additional_context = vec!["one".into()]; e.system_message = Some("m1".into()) }),
+        item("a", |e| {
+            e.additional_context = vec!["one".into()];
+            e.system_message = Some("m1".into())
+        }),
         item("b", |e| e.suppress_output = true),
-        item("c", |e| { e.additional_context = vec!["two".into(), "three".into()]; e.system_message = Some("m2".into()) }),
+        item("c", |e| {
+            e.additional_context = vec!["two".into(), "three".into()];
+            e.system_message = Some("m2".into())
+        }),
     ];
     let m = merge(&items, None, false);
     assert_eq!(m.additional_context, vec!["one", "two", "three"]);
@@ -77,11 +108,22 @@ fn contexts_and_messages_are_all_kept_in_order() {
 fn rewrites_of_different_keys_both_apply() {
     let original = obj(json!({"command": "npm install", "requires_approval": false}));
     let items = vec![
-        item("a", |e| { e.decision = Some(Decision::Allow); e.rewrite = replace(json!({"command": "npm install --legacy-peer-deps", "requires_approval": false})) }),
-        item("b", |e| { e.decision = Some(Decision::Allow); e.rewrite = replace(json!({"command": "npm install", "requires_approval": true})) }),
+        item("a", |e| {
+            e.decision = Some(Decision::Allow);
+            e.rewrite = replace(
+                json!({"command": "npm install --legacy-peer-deps", "requires_approval": false}),
+            )
+        }),
+        item("b", |e| {
+            e.decision = Some(Decision::Allow);
+            e.rewrite = replace(json!({"command": "npm install", "requires_approval": true}))
+        }),
     ];
     let m = merge(&items, Some(&original), true);
-    assert_eq!(Value::Object(m.updated_input.unwrap()), json!({"command": "npm install --legacy-peer-deps", "requires_approval": true}));
+    assert_eq!(
+        Value::Object(m.updated_input.unwrap()),
+        json!({"command": "npm install --legacy-peer-deps", "requires_approval": true})
+    );
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
 }
 
@@ -89,42 +131,90 @@ fn rewrites_of_different_keys_both_apply() {
 fn conflicting_rewrites_later_in_config_order_wins_with_a_warning() {
     let original = obj(json!({"command": "ls"}));
     let items = vec![
-        item("first", |e| { e.decision = Some(Decision::Allow); e.rewrite = replace(json!({"command": "ls -a"})) }),
-        item("second", |e| { e.decision = Some(Decision::Allow); e.rewrite = replace(json!({"command": "ls -l"})) }),
+        item("first", |e| {
+            e.decision = Some(Decision::Allow);
+            e.rewrite = replace(json!({"command": "ls -a"}))
+        }),
+        item("second", |e| {
+            e.decision = Some(Decision::Allow);
+            e.rewrite = replace(json!({"command": "ls -l"}))
+        }),
     ];
     let m = merge(&items, Some(&original), false);
-    assert_eq!(m.updated_input.unwrap().get("command"), Some(&json!("ls -l")));
-    assert!(m.warnings[0].contains("`first` and `second` both rewrite `command`"), "{:?}", m.warnings);
+    assert_eq!(
+        m.updated_input.unwrap().get("command"),
+        Some(&json!("ls -l"))
+    );
+    assert!(
+        m.warnings[0].contains("`first` and `second` both rewrite `command`"),
+        "{:?}",
+        m.warnings
+    );
 }
 
 #[test]
 fn replace_removes_keys_and_patch_does_not() {
     let original = obj(json!({"a": 1, "b": 2}));
-    let m = merge(&[item("r", |e| e.rewrite = replace(json!({"a": 1})))], Some(&original), false);
+    let m = merge(
+        &[item("r", |e| e.rewrite = replace(json!({"a": 1})))],
+        Some(&original),
+        false,
+    );
     assert_eq!(Value::Object(m.updated_input.unwrap()), json!({"a": 1}));
-    let patch = Rewrite { input: obj(json!({"c": 3})), style: RewriteStyle::Patch, field: "tool_input".into() };
-    let m = merge(&[item("p", |e| e.rewrite = Some(patch))], Some(&original), false);
-    assert_eq!(Value::Object(m.updated_input.unwrap()), json!({"a": 1, "b": 2, "c": 3}));
+    let patch = Rewrite {
+        input: obj(json!({"c": 3})),
+        style: RewriteStyle::Patch,
+        field: "tool_input".into(),
+    };
+    let m = merge(
+        &[item("p", |e| e.rewrite = Some(patch))],
+        Some(&original),
+        false,
+    );
+    assert_eq!(
+        Value::Object(m.updated_input.unwrap()),
+        json!({"a": 1, "b": 2, "c": 3})
+    );
 }
 
 #[test]
 fn rewrites_need_allow_where_the_host_says_so_and_never_survive_a_block() {
     let original = obj(json!({"command": "ls"}));
-    let no_decision = vec![item("a", |e| e.rewrite = replace(json!({"command": "ls -a"})))];
-    assert!(merge(&no_decision, Some(&original), true).updated_input.is_none());
-    assert!(merge(&no_decision, Some(&original), false).updated_input.is_some());
+    let no_decision = vec![item("a", |e| {
+        e.rewrite = replace(json!({"command": "ls -a"}))
+    })];
+    assert!(merge(&no_decision, Some(&original), true)
+        .updated_input
+        .is_none());
+    assert!(merge(&no_decision, Some(&original), false)
+        .updated_input
+        .is_some());
     let blocked = vec![
-        item("a", |e| { e.decision = Some(Decision::Allow); e.rewrite = replace(json!({"command": "ls -a"})) }),
+        item("a", |e| {
+            e.decision = Some(Decision::Allow);
+            e.rewrite = replace(json!({"command": "ls -a"}))
+        }),
         item("b", |e| e.decision = Some(Decision::Deny)),
     ];
-    assert!(merge(&blocked, Some(&original), false).updated_input.is_none());
-    let self_denied = vec![item("a", |e| { e.decision = Some(Decision::Deny); e.rewrite = replace(json!({"command": "x"})) })];
-    assert!(merge(&self_denied, Some(&original), false).updated_input.is_none());
+    assert!(merge(&blocked, Some(&original), false)
+        .updated_input
+        .is_none());
+    let self_denied = vec![item("a", |e| {
+        e.decision = Some(Decision::Deny);
+        e.rewrite = replace(json!({"command": "x"}))
+    })];
+    assert!(merge(&self_denied, Some(&original), false)
+        .updated_input
+        .is_none());
 }
 
 fn arb_effect() -> impl Strategy<Value = HookEffect> {
     (
-        prop::option::of(prop_oneof![Just(Decision::Allow), Just(Decision::Ask), Just(Decision::Deny)]),
+        prop::option::of(prop_oneof![
+            Just(Decision::Allow),
+            Just(Decision::Ask),
+            Just(Decision::Deny)
+        ]),
         prop::option::of("[a-z]{1,5}"),
         prop::option::of(any::<bool>()),
         prop::option::of("[a-z]{1,5}"),
@@ -133,21 +223,23 @@ fn arb_effect() -> impl Strategy<Value = HookEffect> {
         any::<bool>(),
         prop::option::of(prop::collection::btree_map("[ab]", 0u8..3, 0..3)),
     )
-        .prop_map(|(decision, reason, cont, stop, ctx, msg, suppress, rw)| HookEffect {
-            decision,
-            reason,
-            continue_: cont,
-            stop_reason: stop,
-            additional_context: ctx,
-            system_message: msg,
-            suppress_output: suppress,
-            rewrite: rw.map(|m| Rewrite {
-                input: m.into_iter().map(|(k, v)| (k, json!(v))).collect(),
-                style: RewriteStyle::Replace,
-                field: "updatedInput".into(),
-            }),
-            ..HookEffect::default()
-        })
+        .prop_map(
+            |(decision, reason, cont, stop, ctx, msg, suppress, rw)| HookEffect {
+                decision,
+                reason,
+                continue_: cont,
+                stop_reason: stop,
+                additional_context: ctx,
+                system_message: msg,
+                suppress_output: suppress,
+                rewrite: rw.map(|m| Rewrite {
+                    input: m.into_iter().map(|(k, v)| (k, json!(v))).collect(),
+                    style: RewriteStyle::Replace,
+                    field: "updatedInput".into(),
+                }),
+                ..HookEffect::default()
+            },
+        )
 }
 
 proptest! {

@@ -108,7 +108,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub(crate) fn from_merged(host: Host, event: EventKind, payload: Value, m: Merged, hooks: Vec<HookTrace>) -> Outcome {
+    pub(crate) fn from_merged(
+        host: Host,
+        event: EventKind,
+        payload: Value,
+        m: Merged,
+        hooks: Vec<HookTrace>,
+    ) -> Outcome {
         Outcome {
             host,
             event,

@@ -79,7 +79,11 @@ pub struct ParsedStdout {
 }
 
 fn preview(s: &str) -> String {
-    let one_line: String = s.chars().take(80).map(|c| if c == '\n' { ' ' } else { c }).collect();
+    let one_line: String = s
+        .chars()
+        .take(80)
+        .map(|c| if c == '\n' { ' ' } else { c })
+        .collect();
     if s.chars().count() > 80 {
         format!("{one_line}…")
     } else {
@@ -97,7 +101,10 @@ pub fn parse_stdout(dialect: &Dialect, event: EventKind, stdout: &str) -> Parsed
         match serde_json::from_str::<Value>(text) {
             Ok(v @ Value::Object(_)) => {
                 let effect = effect_from_json(dialect, event, &v);
-                return ParsedStdout { json: Some(v), effect };
+                return ParsedStdout {
+                    json: Some(v),
+                    effect,
+                };
             }
             Ok(_) => return plain_text(dialect, event, text),
             Err(e) => {
@@ -117,7 +124,10 @@ pub fn parse_stdout(dialect: &Dialect, event: EventKind, stdout: &str) -> Parsed
         if let Ok(Value::String(inner)) = serde_json::from_str::<Value>(text) {
             if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(inner.trim()) {
                 let effect = effect_from_json(dialect, event, &v);
-                return ParsedStdout { json: Some(v), effect };
+                return ParsedStdout {
+                    json: Some(v),
+                    effect,
+                };
             }
         }
     }
@@ -139,7 +149,10 @@ fn get_str(obj: &Map<String, Value>, key: &str, effect: &mut HookEffect) -> Opti
         Value::String(s) => Some(s.clone()),
         Value::Null => None,
         other => {
-            effect.warnings.push(format!("`{key}` must be a string, found {}; ignored", preview(&other.to_string())));
+            effect.warnings.push(format!(
+                "`{key}` must be a string, found {}; ignored",
+                preview(&other.to_string())
+            ));
             None
         }
     }
@@ -150,7 +163,10 @@ fn get_bool(obj: &Map<String, Value>, key: &str, effect: &mut HookEffect) -> Opt
         Value::Bool(b) => Some(*b),
         Value::Null => None,
         other => {
-            effect.warnings.push(format!("`{key}` must be true or false, found {}; ignored", preview(&other.to_string())));
+            effect.warnings.push(format!(
+                "`{key}` must be true or false, found {}; ignored",
+                preview(&other.to_string())
+            ));
             None
         }
     }
@@ -162,7 +178,9 @@ fn parse_decision(raw: &str, key: &str, effect: &mut HookEffect) -> Option<Decis
         "deny" | "block" => Some(Decision::Deny),
         "ask" => Some(Decision::Ask),
         other => {
-            effect.warnings.push(format!("`{key}` has unknown value {other:?} (expected allow, deny or ask); ignored"));
+            effect.warnings.push(format!(
+                "`{key}` has unknown value {other:?} (expected allow, deny or ask); ignored"
+            ));
             None
         }
     }
@@ -172,7 +190,8 @@ fn parse_decision(raw: &str, key: &str, effect: &mut HookEffect) -> Option<Decis
 pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookEffect {
     let mut e = HookEffect::default();
     let Value::Object(obj) = v else {
-        e.warnings.push("hook output must be a JSON object; ignored".into());
+        e.warnings
+            .push("hook output must be a JSON object; ignored".into());
         return e;
     };
     let spec = event.spec();
@@ -206,7 +225,14 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
             }
             for camel in ["userMessage", "agentMessage"] {
                 if obj.contains_key(camel) {
-                    e.warnings.push(format!("Cursor reads snake_case fields; `{camel}` is ignored (use `{}`)", if camel == "userMessage" { "user_message" } else { "agent_message" }));
+                    e.warnings.push(format!(
+                        "Cursor reads snake_case fields; `{camel}` is ignored (use `{}`)",
+                        if camel == "userMessage" {
+                            "user_message"
+                        } else {
+                            "agent_message"
+                        }
+                    ));
                 }
             }
         }
@@ -220,8 +246,13 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
                 match hso {
                     Value::Object(h) => {
                         if let Some(name) = get_str(h, "hookEventName", &mut e) {
-                            let expected = dialect.event_name(event).or_else(|| dialect.event_name(base));
-                            if expected.is_some_and(|x| x != name) && name != base.name() && name != event.name() {
+                            let expected = dialect
+                                .event_name(event)
+                                .or_else(|| dialect.event_name(base));
+                            if expected.is_some_and(|x| x != name)
+                                && name != base.name()
+                                && name != event.name()
+                            {
                                 e.warnings.push(format!("hookSpecificOutput.hookEventName is {name:?} but the event is {}; fields were read anyway", expected.unwrap_or(event.name())));
                             }
                         }
@@ -234,7 +265,10 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
                         }
                     }
                     Value::Null => {}
-                    other => e.warnings.push(format!("`hookSpecificOutput` must be an object, found {}; ignored", preview(&other.to_string()))),
+                    other => e.warnings.push(format!(
+                        "`hookSpecificOutput` must be an object, found {}; ignored",
+                        preview(&other.to_string())
+                    )),
                 }
             }
             // Seed-002 adapters also put permissionDecision at the top level.
@@ -262,17 +296,30 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
             None | Some(Value::Null) => {}
             Some(Value::Object(m)) => {
                 if rewrite.is_none() {
-                    rewrite = Some(Rewrite { input: m.clone(), style: dialect.rewrite.style, field: (*field).to_string() });
+                    rewrite = Some(Rewrite {
+                        input: m.clone(),
+                        style: dialect.rewrite.style,
+                        field: (*field).to_string(),
+                    });
                 }
             }
-            Some(other) => e.warnings.push(format!("`{field}` must be an object with the tool's parameters, found {}; ignored", preview(&other.to_string()))),
+            Some(other) => e.warnings.push(format!(
+                "`{field}` must be an object with the tool's parameters, found {}; ignored",
+                preview(&other.to_string())
+            )),
         }
     }
     for foreign in dialect.rewrite.foreign_fields {
-        let nested = obj.get("hookSpecificOutput").and_then(Value::as_object).is_some_and(|h| h.contains_key(*foreign));
+        let nested = obj
+            .get("hookSpecificOutput")
+            .and_then(Value::as_object)
+            .is_some_and(|h| h.contains_key(*foreign));
         if nested || obj.contains_key(*foreign) {
             let ours: Vec<&str> = dialect.rewrite.fields.iter().map(|(f, _)| *f).collect();
-            e.warnings.push(format!("{} does not read `{foreign}`; the rewrite was ignored (use `{}`)", dialect.display_name, ours[0]));
+            e.warnings.push(format!(
+                "{} does not read `{foreign}`; the rewrite was ignored (use `{}`)",
+                dialect.display_name, ours[0]
+            ));
         }
     }
 
@@ -288,14 +335,20 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
         } else if d == Decision::Deny && spec.exit2_feedback {
             e.feedback = Some(reason.unwrap_or_else(|| "blocked by hook".to_string()));
         } else if d != Decision::Allow {
-            e.warnings.push(format!("{event} cannot be {}ed; the decision was ignored", d.as_str()));
+            e.warnings.push(format!(
+                "{event} cannot be {}ed; the decision was ignored",
+                d.as_str()
+            ));
         }
     }
     if let Some(r) = rewrite {
         if permission_event {
             e.rewrite = Some(r);
         } else {
-            e.warnings.push(format!("`{}` only applies to tool events; ignored for {event}", r.field));
+            e.warnings.push(format!(
+                "`{}` only applies to tool events; ignored for {event}",
+                r.field
+            ));
         }
     }
     e

@@ -9,8 +9,14 @@ pub(super) const SPEC: EventSpec = EventSpec {
     plain_stdout_is_context: false,
     tool_event: false,
     fields: &[
-        FieldDefault { name: "source", value: DefaultValue::Str("project_settings") },
-        FieldDefault { name: "file_path", value: DefaultValue::Str("") },
+        FieldDefault {
+            name: "source",
+            value: DefaultValue::Str("project_settings"),
+        },
+        FieldDefault {
+            name: "file_path",
+            value: DefaultValue::Str(""),
+        },
     ],
     summary: "settings changed; can refuse the change",
 };

@@ -184,19 +184,46 @@ mod tests {
 
     #[test]
     fn seed_002_matcher_targets() {
-        assert_eq!(EventKind::PreToolUse.spec().matcher_target, MatcherTarget::ToolName);
-        assert_eq!(EventKind::PostToolUse.spec().matcher_target, MatcherTarget::ToolName);
-        assert_eq!(EventKind::SessionStart.spec().matcher_target, MatcherTarget::Field("source"));
-        assert_eq!(EventKind::SessionEnd.spec().matcher_target, MatcherTarget::Field("reason"));
-        assert_eq!(EventKind::PreCompact.spec().matcher_target, MatcherTarget::Field("trigger"));
-        assert_eq!(EventKind::UserPromptSubmit.spec().matcher_target, MatcherTarget::Ignored);
-        assert_eq!(EventKind::Stop.spec().matcher_target, MatcherTarget::Ignored);
+        assert_eq!(
+            EventKind::PreToolUse.spec().matcher_target,
+            MatcherTarget::ToolName
+        );
+        assert_eq!(
+            EventKind::PostToolUse.spec().matcher_target,
+            MatcherTarget::ToolName
+        );
+        assert_eq!(
+            EventKind::SessionStart.spec().matcher_target,
+            MatcherTarget::Field("source")
+        );
+        assert_eq!(
+            EventKind::SessionEnd.spec().matcher_target,
+            MatcherTarget::Field("reason")
+        );
+        assert_eq!(
+            EventKind::PreCompact.spec().matcher_target,
+            MatcherTarget::Field("trigger")
+        );
+        assert_eq!(
+            EventKind::UserPromptSubmit.spec().matcher_target,
+            MatcherTarget::Ignored
+        );
+        assert_eq!(
+            EventKind::Stop.spec().matcher_target,
+            MatcherTarget::Ignored
+        );
     }
 
     #[test]
     fn views_map_to_tool_events() {
-        assert_eq!(EventKind::PreBash.view(), Some((EventKind::PreToolUse, ToolClass::Shell)));
-        assert_eq!(EventKind::PostEdit.view(), Some((EventKind::PostToolUse, ToolClass::Edit)));
+        assert_eq!(
+            EventKind::PreBash.view(),
+            Some((EventKind::PreToolUse, ToolClass::Shell))
+        );
+        assert_eq!(
+            EventKind::PostEdit.view(),
+            Some((EventKind::PostToolUse, ToolClass::Edit))
+        );
         assert_eq!(EventKind::Stop.view(), None);
         assert_eq!(EventKind::PreEdit.base(), EventKind::PreToolUse);
         assert_eq!(EventKind::Stop.base(), EventKind::Stop);

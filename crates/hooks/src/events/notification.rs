@@ -9,8 +9,14 @@ pub(super) const SPEC: EventSpec = EventSpec {
     plain_stdout_is_context: false,
     tool_event: false,
     fields: &[
-        FieldDefault { name: "message", value: DefaultValue::Str("") },
-        FieldDefault { name: "notification_type", value: DefaultValue::Str("") },
+        FieldDefault {
+            name: "message",
+            value: DefaultValue::Str(""),
+        },
+        FieldDefault {
+            name: "notification_type",
+            value: DefaultValue::Str(""),
+        },
     ],
     summary: "notification shown; observe only",
 };

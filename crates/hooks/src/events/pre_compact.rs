@@ -10,8 +10,14 @@ pub(super) const SPEC: EventSpec = EventSpec {
     plain_stdout_is_context: true,
     tool_event: false,
     fields: &[
-        FieldDefault { name: "trigger", value: DefaultValue::Str("manual") },
-        FieldDefault { name: "custom_instructions", value: DefaultValue::Str("") },
+        FieldDefault {
+            name: "trigger",
+            value: DefaultValue::Str("manual"),
+        },
+        FieldDefault {
+            name: "custom_instructions",
+            value: DefaultValue::Str(""),
+        },
     ],
     summary: "before compaction; additionalContext guides the summary",
 };

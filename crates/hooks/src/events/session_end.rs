@@ -8,6 +8,9 @@ pub(super) const SPEC: EventSpec = EventSpec {
     exit2_feedback: false,
     plain_stdout_is_context: false,
     tool_event: false,
-    fields: &[FieldDefault { name: "reason", value: DefaultValue::Str("other") }],
+    fields: &[FieldDefault {
+        name: "reason",
+        value: DefaultValue::Str("other"),
+    }],
     summary: "session ends; cleanup only, cannot block",
 };

@@ -8,6 +8,9 @@ pub(super) const SPEC: EventSpec = EventSpec {
     exit2_feedback: false,
     plain_stdout_is_context: true,
     tool_event: false,
-    fields: &[FieldDefault { name: "source", value: DefaultValue::Str("startup") }],
+    fields: &[FieldDefault {
+        name: "source",
+        value: DefaultValue::Str("startup"),
+    }],
     summary: "session starts; additionalContext is added to the model's context",
 };

@@ -9,6 +9,9 @@ pub(super) const SPEC: EventSpec = EventSpec {
     exit2_feedback: false,
     plain_stdout_is_context: false,
     tool_event: false,
-    fields: &[FieldDefault { name: "stop_hook_active", value: DefaultValue::Bool(false) }],
+    fields: &[FieldDefault {
+        name: "stop_hook_active",
+        value: DefaultValue::Bool(false),
+    }],
     summary: "agent finishes a turn; can send it back to work",
 };

@@ -9,7 +9,10 @@ pub(super) const START: EventSpec = EventSpec {
     exit2_feedback: false,
     plain_stdout_is_context: false,
     tool_event: false,
-    fields: &[FieldDefault { name: "agent_type", value: DefaultValue::Str("") }],
+    fields: &[FieldDefault {
+        name: "agent_type",
+        value: DefaultValue::Str(""),
+    }],
     summary: "subagent starts; additionalContext for the subagent",
 };
 
@@ -21,8 +24,14 @@ pub(super) const STOP: EventSpec = EventSpec {
     plain_stdout_is_context: false,
     tool_event: false,
     fields: &[
-        FieldDefault { name: "agent_type", value: DefaultValue::Str("") },
-        FieldDefault { name: "stop_hook_active", value: DefaultValue::Bool(false) },
+        FieldDefault {
+            name: "agent_type",
+            value: DefaultValue::Str(""),
+        },
+        FieldDefault {
+            name: "stop_hook_active",
+            value: DefaultValue::Bool(false),
+        },
     ],
     summary: "subagent finishes; can send it back to work",
 };

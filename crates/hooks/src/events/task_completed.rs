@@ -9,8 +9,14 @@ pub(super) const SPEC: EventSpec = EventSpec {
     plain_stdout_is_context: false,
     tool_event: false,
     fields: &[
-        FieldDefault { name: "task_id", value: DefaultValue::Str("") },
-        FieldDefault { name: "task_subject", value: DefaultValue::Str("") },
+        FieldDefault {
+            name: "task_id",
+            value: DefaultValue::Str(""),
+        },
+        FieldDefault {
+            name: "task_subject",
+            value: DefaultValue::Str(""),
+        },
     ],
     summary: "task completed; can refuse the completion",
 };

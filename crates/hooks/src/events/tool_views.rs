@@ -17,14 +17,26 @@ const fn view(kind: EventKind, base: EventSpec, summary: &'static str) -> EventS
     }
 }
 
-pub(super) const PRE_BASH: EventSpec =
-    view(EventKind::PreBash, super::pre_tool_use::SPEC, "PreToolUse on shell tools");
-pub(super) const POST_BASH: EventSpec =
-    view(EventKind::PostBash, super::post_tool_use::SPEC, "PostToolUse on shell tools");
-pub(super) const PRE_EDIT: EventSpec =
-    view(EventKind::PreEdit, super::pre_tool_use::SPEC, "PreToolUse on file write/edit tools");
-pub(super) const POST_EDIT: EventSpec =
-    view(EventKind::PostEdit, super::post_tool_use::SPEC, "PostToolUse on file write/edit tools");
+pub(super) const PRE_BASH: EventSpec = view(
+    EventKind::PreBash,
+    super::pre_tool_use::SPEC,
+    "PreToolUse on shell tools",
+);
+pub(super) const POST_BASH: EventSpec = view(
+    EventKind::PostBash,
+    super::post_tool_use::SPEC,
+    "PostToolUse on shell tools",
+);
+pub(super) const PRE_EDIT: EventSpec = view(
+    EventKind::PreEdit,
+    super::pre_tool_use::SPEC,
+    "PreToolUse on file write/edit tools",
+);
+pub(super) const POST_EDIT: EventSpec = view(
+    EventKind::PostEdit,
+    super::post_tool_use::SPEC,
+    "PostToolUse on file write/edit tools",
+);
 
 pub(super) fn view_of(kind: EventKind) -> Option<(EventKind, ToolClass)> {
     match kind {

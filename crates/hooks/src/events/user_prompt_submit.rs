@@ -8,6 +8,9 @@ pub(super) const SPEC: EventSpec = EventSpec {
     exit2_feedback: false,
     plain_stdout_is_context: true,
     tool_event: false,
-    fields: &[FieldDefault { name: "prompt", value: DefaultValue::Str("") }],
+    fields: &[FieldDefault {
+        name: "prompt",
+        value: DefaultValue::Str(""),
+    }],
     summary: "prompt submitted; can block it or add context",
 };
