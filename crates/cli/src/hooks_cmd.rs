@@ -17,7 +17,8 @@ use tokenjuice_hooks::intro::{IntroConfig, IntroLoader};
 use tokenjuice_hooks::lifecycle::{HooksManager, LifecycleContext, LifecycleType};
 use tokenjuice_hooks::sessions::{SessionConfig, SessionStore};
 use tokenjuice_hooks::{
-    build_payload, Dialect, Engine, EventKind, EventRequest, FileStatus, HookSettings, Host, HostEnv, Outcome, Severity,
+    build_payload, Dialect, Engine, EventKind, EventRequest, FileStatus, HookSettings, Host,
+    HostEnv, Outcome, Severity,
 };
 
 const RUN_LONG_ABOUT: &str = "\
@@ -298,31 +299,45 @@ fn parse_host(s: &str) -> Result<Host> {
 fn project_dir(p: Option<&PathBuf>) -> Result<PathBuf> {
     let dir = match p {
         Some(p) => p.clone(),
-        None => std::env::current_dir().context("cannot determine the current directory; pass --project DIR")?,
+        None => std::env::current_dir()
+            .context("cannot determine the current directory; pass --project DIR")?,
     };
-    std::fs::canonicalize(&dir).with_context(|| format!("project directory {} does not exist; pass an existing --project DIR", dir.display()))
+    std::fs::canonicalize(&dir).with_context(|| {
+        format!(
+            "project directory {} does not exist; pass an existing --project DIR",
+            dir.display()
+        )
+    })
 }
 
 fn home() -> Result<PathBuf> {
-    HostEnv::from_process().home.ok_or_else(|| anyhow!("HOME is not set; pass --dir DIR"))
+    HostEnv::from_process()
+        .home
+        .ok_or_else(|| anyhow!("HOME is not set; pass --dir DIR"))
 }
 
 fn print_json(v: &Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+    );
 }
 
 /// Reads a JSON argument: a literal, `@FILE`, or `-` for stdin.
 fn read_json_arg(what: &str, arg: &str) -> Result<Value> {
     let text = if arg == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).with_context(|| format!("cannot read {what} from stdin"))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .with_context(|| format!("cannot read {what} from stdin"))?;
         s
     } else if let Some(path) = arg.strip_prefix('@') {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {what} from {path}"))?
     } else {
         arg.to_string()
     };
-    serde_json::from_str(&text).map_err(|e| anyhow!("{what} is not valid JSON ({e}); pass a JSON object, @FILE or -"))
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow!("{what} is not valid JSON ({e}); pass a JSON object, @FILE or -"))
 }
 
 fn read_json_object(what: &str, arg: &str) -> Result<Value> {
@@ -334,7 +349,9 @@ fn read_json_object(what: &str, arg: &str) -> Result<Value> {
 }
 
 fn parse_field(s: &str) -> Result<(String, Value)> {
-    let (k, v) = s.split_once('=').ok_or_else(|| anyhow!("--field {s:?} must look like KEY=VALUE"))?;
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| anyhow!("--field {s:?} must look like KEY=VALUE"))?;
     if k.is_empty() {
         bail!("--field {s:?} has an empty key");
     }
@@ -381,7 +398,9 @@ fn list(a: ListArgs) -> Result<i32> {
                 })
             })
             .collect();
-        print_json(&json!({"host": d.id, "project": project, "files": s.files, "hooks": hooks, "diagnostics": s.diagnostics}));
+        print_json(
+            &json!({"host": d.id, "project": project, "files": s.files, "hooks": hooks, "diagnostics": s.diagnostics}),
+        );
         return Ok(0);
     }
     println!("{} hooks for {}", d.display_name, project.display());
@@ -391,7 +410,11 @@ fn list(a: ListArgs) -> Result<i32> {
             FileStatus::Loaded { hooks } => format!("{hooks} hook(s)"),
             FileStatus::Broken => "BROKEN (skipped)".to_string(),
         };
-        println!("  {:<8} {}  {status}", f.scope.to_string(), f.path.display());
+        println!(
+            "  {:<8} {}  {status}",
+            f.scope.to_string(),
+            f.path.display()
+        );
     }
     if s.hooks.is_empty() {
         println!("\nno hooks configured");
@@ -409,9 +432,18 @@ fn list(a: ListArgs) -> Result<i32> {
             h.handler.kind.text(),
             h.handler.kind.type_name(),
             timeout.as_secs_f64(),
-            if h.handler.timeout.is_none() { " default" } else { "" }
+            if h.handler.timeout.is_none() {
+                " default"
+            } else {
+                ""
+            }
         );
-        println!("      from {} {} ({})", h.provenance.path.display(), h.provenance.entry, h.provenance.scope);
+        println!(
+            "      from {} {} ({})",
+            h.provenance.path.display(),
+            h.provenance.entry,
+            h.provenance.scope
+        );
     }
     if !s.diagnostics.is_empty() {
         println!();
@@ -424,7 +456,11 @@ fn list(a: ListArgs) -> Result<i32> {
 
 fn shape_for(d: &Dialect, path: &Path) -> FileShape {
     if path.extension().and_then(|e| e.to_str()) == Some("toml") {
-        if let Some(l) = d.locations.iter().find(|l| l.shape == FileShape::MatcherGroupsToml) {
+        if let Some(l) = d
+            .locations
+            .iter()
+            .find(|l| l.shape == FileShape::MatcherGroupsToml)
+        {
             return l.shape;
         }
     }
@@ -432,7 +468,11 @@ fn shape_for(d: &Dialect, path: &Path) -> FileShape {
     d.locations
         .iter()
         .find(|l| l.file == name && l.shape != FileShape::MatcherGroupsToml)
-        .or_else(|| d.locations.iter().find(|l| l.shape != FileShape::MatcherGroupsToml))
+        .or_else(|| {
+            d.locations
+                .iter()
+                .find(|l| l.shape != FileShape::MatcherGroupsToml)
+        })
         .map(|l| l.shape)
         .unwrap_or(FileShape::MatcherGroupsJson)
 }
@@ -448,7 +488,11 @@ fn validate(a: ValidateArgs) -> Result<i32> {
         let files: Vec<ConfigFile> = a
             .files
             .iter()
-            .map(|p| ConfigFile { path: p.clone(), scope: tokenjuice_hooks::Scope::Project, shape: shape_for(d, p) })
+            .map(|p| ConfigFile {
+                path: p.clone(),
+                scope: tokenjuice_hooks::Scope::Project,
+                shape: shape_for(d, p),
+            })
             .collect();
         let mut s = HookSettings::load_files(d, &files);
         for f in &s.files.clone() {
@@ -465,7 +509,11 @@ fn validate(a: ValidateArgs) -> Result<i32> {
         }
         s
     };
-    let errors = settings.diagnostics.iter().filter(|x| x.severity == Severity::Error).count();
+    let errors = settings
+        .diagnostics
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .count();
     let warnings = settings.diagnostics.len() - errors;
     if a.format == Format::Json {
         print_json(&json!({
@@ -481,7 +529,9 @@ fn validate(a: ValidateArgs) -> Result<i32> {
         for f in &settings.files {
             match &f.status {
                 FileStatus::Loaded { hooks } => println!("{}: {hooks} hook(s)", f.path.display()),
-                FileStatus::Missing if a.files.is_empty() => println!("{}: not present", f.path.display()),
+                FileStatus::Missing if a.files.is_empty() => {
+                    println!("{}: not present", f.path.display())
+                }
                 FileStatus::Missing => {}
                 FileStatus::Broken => println!("{}: broken", f.path.display()),
             }
@@ -515,26 +565,44 @@ fn events(a: EventsArgs) -> Result<i32> {
         })
         .collect();
     if a.format == Format::Json {
-        print_json(&json!({"host": d.id, "defaultTimeoutMs": d.default_timeout.as_millis() as u64, "events": rows}));
+        print_json(
+            &json!({"host": d.id, "defaultTimeoutMs": d.default_timeout.as_millis() as u64, "events": rows}),
+        );
         return Ok(0);
     }
-    println!("{} events (default timeout {} s)", d.display_name, d.default_timeout.as_secs_f64());
-    println!("  {:<18} {:<22} {:<20} blocks  what", "canonical", "host name", "matcher tests");
+    println!(
+        "{} events (default timeout {} s)",
+        d.display_name,
+        d.default_timeout.as_secs_f64()
+    );
+    println!(
+        "  {:<18} {:<22} {:<20} blocks  what",
+        "canonical", "host name", "matcher tests"
+    );
     for r in &rows {
         println!(
             "  {:<18} {:<22} {:<20} {:<7} {}",
             r["event"].as_str().unwrap_or(""),
             r["hostName"].as_str().unwrap_or(""),
             r["matcher"].as_str().unwrap_or(""),
-            if r["exit2Blocks"] == true { "yes" } else { "no" },
+            if r["exit2Blocks"] == true {
+                "yes"
+            } else {
+                "no"
+            },
             r["summary"].as_str().unwrap_or("")
         );
     }
-    let views: Vec<&str> = [EventKind::PreBash, EventKind::PostBash, EventKind::PreEdit, EventKind::PostEdit]
-        .iter()
-        .filter(|v| d.host_event(**v).is_none())
-        .map(|v| v.name())
-        .collect();
+    let views: Vec<&str> = [
+        EventKind::PreBash,
+        EventKind::PostBash,
+        EventKind::PreEdit,
+        EventKind::PostEdit,
+    ]
+    .iter()
+    .filter(|v| d.host_event(**v).is_none())
+    .map(|v| v.name())
+    .collect();
     if !views.is_empty() {
         println!(
             "  views: {} (PreToolUse/PostToolUse on shell tools {} or edit tools {})",
@@ -600,7 +668,10 @@ fn run_event(a: RunArgs) -> Result<i32> {
         let mut v = outcome.to_json();
         if let Value::Object(m) = &mut v {
             m.insert("skipped".into(), Value::Array(skipped));
-            m.insert("settingsDiagnostics".into(), serde_json::to_value(diagnostics).unwrap_or(Value::Null));
+            m.insert(
+                "settingsDiagnostics".into(),
+                serde_json::to_value(diagnostics).unwrap_or(Value::Null),
+            );
         }
         print_json(&v);
     } else {
@@ -614,9 +685,16 @@ fn run_event(a: RunArgs) -> Result<i32> {
 
 fn indent(s: &str, prefix: &str, max_lines: usize) -> String {
     let lines: Vec<&str> = s.trim_end().lines().collect();
-    let mut out: Vec<String> = lines.iter().take(max_lines).map(|l| format!("{prefix}{l}")).collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(max_lines)
+        .map(|l| format!("{prefix}{l}"))
+        .collect();
     if lines.len() > max_lines {
-        out.push(format!("{prefix}… ({} more lines; use --format json for everything)", lines.len() - max_lines));
+        out.push(format!(
+            "{prefix}… ({} more lines; use --format json for everything)",
+            lines.len() - max_lines
+        ));
     }
     out.join("\n")
 }
@@ -624,13 +702,23 @@ fn indent(s: &str, prefix: &str, max_lines: usize) -> String {
 fn print_outcome(d: &Dialect, o: &Outcome, skipped: &[Value]) {
     let event = host_event_name(d, o.event);
     println!("{event} ({}): {} hook(s) ran", d.id, o.hooks.len());
-    let verdict = if o.blocked() { "BLOCKED" } else { "may proceed" };
+    let verdict = if o.blocked() {
+        "BLOCKED"
+    } else {
+        "may proceed"
+    };
     match &o.reason {
         Some(r) => println!("decision: {} — {r}  [{verdict}]", o.decision_str()),
         None => println!("decision: {}  [{verdict}]", o.decision_str()),
     }
     if !o.continue_ {
-        println!("continue: false{}", o.stop_reason.as_ref().map(|r| format!(" — stopReason: {r}")).unwrap_or_default());
+        println!(
+            "continue: false{}",
+            o.stop_reason
+                .as_ref()
+                .map(|r| format!(" — stopReason: {r}"))
+                .unwrap_or_default()
+        );
     }
     if let Some(m) = &o.system_message {
         println!("systemMessage: {m}");
@@ -656,7 +744,11 @@ fn print_outcome(d: &Dialect, o: &Outcome, skipped: &[Value]) {
     if o.hooks.is_empty() {
         println!("no hooks matched");
         for s in skipped {
-            println!("  skipped {}: {}", s["command"].as_str().unwrap_or(""), s["why"].as_str().unwrap_or(""));
+            println!(
+                "  skipped {}: {}",
+                s["command"].as_str().unwrap_or(""),
+                s["why"].as_str().unwrap_or("")
+            );
         }
     }
     for (n, h) in o.hooks.iter().enumerate() {
@@ -665,13 +757,23 @@ fn print_outcome(d: &Dialect, o: &Outcome, skipped: &[Value]) {
             (None, Some(s)) => format!("signal {s}"),
             _ => "no exit".into(),
         };
-        println!("\n[{}] {}  {}  {} ms  {}", n + 1, h.outcome.as_str(), exit, h.duration_ms, h.command);
+        println!(
+            "\n[{}] {}  {}  {} ms  {}",
+            n + 1,
+            h.outcome.as_str(),
+            exit,
+            h.duration_ms,
+            h.command
+        );
         if let (Some(src), Some(entry)) = (&h.source, &h.entry) {
             println!("    from {} {}", src.display(), entry);
         }
         println!("    matched: {}", h.matched);
         if h.timed_out {
-            println!("    timed out after {} ms (process group killed)", h.timeout_ms);
+            println!(
+                "    timed out after {} ms (process group killed)",
+                h.timeout_ms
+            );
         }
         if !h.stdout.trim().is_empty() {
             println!("    stdout:\n{}", indent(&h.stdout, "      ", 10));
@@ -702,7 +804,13 @@ fn log(a: LogArgs) -> Result<i32> {
             if format == Format::Json {
                 print_json(&serde_json::to_value(&s)?);
             } else {
-                println!("{}: {} file(s), {} record(s), {} bytes", dir.display(), s.files, s.total_entries, s.total_bytes);
+                println!(
+                    "{}: {} file(s), {} record(s), {} bytes",
+                    dir.display(),
+                    s.files,
+                    s.total_entries,
+                    s.total_bytes
+                );
                 for (k, n) in &s.by_kind {
                     println!("  {k:<14} {n}");
                 }
@@ -719,10 +827,17 @@ fn log(a: LogArgs) -> Result<i32> {
         LogCommand::Record { host } => {
             let d = parse_host(&host)?.dialect();
             let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).context("cannot read the hook payload from stdin")?;
-            let p: Value = serde_json::from_str(&text).context("the hook payload on stdin is not JSON")?;
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the hook payload from stdin")?;
+            let p: Value =
+                serde_json::from_str(&text).context("the hook payload on stdin is not JSON")?;
             let mut logger = logger;
-            logger.set_session_id(p.get("session_id").and_then(Value::as_str).map(str::to_string));
+            logger.set_session_id(
+                p.get("session_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            );
             record_payload(d, &logger, &p)?;
         }
     }
@@ -731,20 +846,42 @@ fn log(a: LogArgs) -> Result<i32> {
 
 fn record_payload(d: &Dialect, logger: &CommandLogger, p: &Value) -> Result<()> {
     let tool = p.get("tool_name").and_then(Value::as_str).unwrap_or("");
-    let input = p.get("tool_input").cloned().unwrap_or(Value::Object(Map::new()));
+    let input = p
+        .get("tool_input")
+        .cloned()
+        .unwrap_or(Value::Object(Map::new()));
     let response = p.get("tool_response").cloned().unwrap_or(Value::Null);
     if d.tool_in_class(tool, ToolClass::Shell) {
         let command = input.get("command").and_then(Value::as_str).unwrap_or("");
-        let code = response.get("exitCode").or_else(|| response.get("exit_code")).and_then(Value::as_i64).map(|c| c as i32);
+        let code = response
+            .get("exitCode")
+            .or_else(|| response.get("exit_code"))
+            .and_then(Value::as_i64)
+            .map(|c| c as i32);
         let out = response.get("stdout").and_then(Value::as_str).unwrap_or("");
         logger.log_bash_command(command, code, out, None)?;
     } else if d.tool_in_class(tool, ToolClass::Edit) {
-        let file = ["file_path", "filePath", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str)).unwrap_or("");
-        let kind = if d.tools_of(ToolClass::Edit).first() == Some(&tool) { EditKind::Create } else { EditKind::Edit };
-        let ok = response.get("success").and_then(Value::as_bool).unwrap_or(true);
+        let file = ["file_path", "filePath", "path"]
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))
+            .unwrap_or("");
+        let kind = if d.tools_of(ToolClass::Edit).first() == Some(&tool) {
+            EditKind::Create
+        } else {
+            EditKind::Edit
+        };
+        let ok = response
+            .get("success")
+            .and_then(Value::as_bool)
+            .unwrap_or(true);
         logger.log_file_edit(Path::new(file), kind, ok)?;
     } else {
-        logger.log_tool_call(if tool.is_empty() { "(unknown)" } else { tool }, &input, &response, None)?;
+        logger.log_tool_call(
+            if tool.is_empty() { "(unknown)" } else { tool },
+            &input,
+            &response,
+            None,
+        )?;
     }
     Ok(())
 }
@@ -774,7 +911,10 @@ fn sessions(a: SessionsArgs) -> Result<i32> {
                 println!("no sessions for {} in {}", project.display(), dir.display());
             } else {
                 for s in &list.sessions {
-                    println!("{}  updated {}  {} message(s)", s.id, s.updated_at, s.messages);
+                    println!(
+                        "{}  updated {}  {} message(s)",
+                        s.id, s.updated_at, s.messages
+                    );
                 }
             }
         }
@@ -784,7 +924,15 @@ fn sessions(a: SessionsArgs) -> Result<i32> {
         }
         SessionsCommand::Cleanup { .. } => {
             let deleted = store.cleanup()?;
-            println!("deleted {} session(s){}", deleted.len(), if deleted.is_empty() { String::new() } else { format!(": {}", deleted.join(", ")) });
+            println!(
+                "deleted {} session(s){}",
+                deleted.len(),
+                if deleted.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", deleted.join(", "))
+                }
+            );
         }
     }
     Ok(0)
@@ -805,13 +953,25 @@ fn lifecycle(a: LifecycleArgs) -> Result<i32> {
             m.set_enabled(&name, false)?;
             println!("disabled {name} (saved to {})", m.config_path().display());
         }
-        LifecycleCommand::Run { hook_type, file, command, explain } => {
+        LifecycleCommand::Run {
+            hook_type,
+            file,
+            command,
+            explain,
+        } => {
             let t = LifecycleType::parse(&hook_type).ok_or_else(|| {
                 let all: Vec<&str> = LifecycleType::ALL.iter().map(|t| t.as_str()).collect();
-                anyhow!("unknown lifecycle type {hook_type:?}; use one of {}", all.join(", "))
+                anyhow!(
+                    "unknown lifecycle type {hook_type:?}; use one of {}",
+                    all.join(", ")
+                )
             })?;
             let file = file.map(|f| if f.is_absolute() { f } else { project.join(f) });
-            let ctx = LifecycleContext { file, command, ..Default::default() };
+            let ctx = LifecycleContext {
+                file,
+                command,
+                ..Default::default()
+            };
             if explain {
                 for (name, why) in m.explain(t, &ctx) {
                     println!("{name}: {}", why.unwrap_or_else(|| "would run".into()));
@@ -824,7 +984,16 @@ fn lifecycle(a: LifecycleArgs) -> Result<i32> {
             }
             let mut failed = false;
             for r in &results {
-                println!("{} {} ({} ms){}", if r.success { "ok  " } else { "FAIL" }, r.name, r.duration_ms, r.error.as_ref().map(|e| format!(": {e}")).unwrap_or_default());
+                println!(
+                    "{} {} ({} ms){}",
+                    if r.success { "ok  " } else { "FAIL" },
+                    r.name,
+                    r.duration_ms,
+                    r.error
+                        .as_ref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default()
+                );
                 if !r.output.trim().is_empty() {
                     println!("{}", indent(&r.output, "    ", 20));
                 }
@@ -838,7 +1007,10 @@ fn lifecycle(a: LifecycleArgs) -> Result<i32> {
 
 fn intro(a: IntroArgs) -> Result<i32> {
     let project = project_dir(a.project.as_ref())?;
-    let config = IntroConfig { max_length: a.max_length, ..IntroConfig::default() };
+    let config = IntroConfig {
+        max_length: a.max_length,
+        ..IntroConfig::default()
+    };
     let mut loader = IntroLoader::new(&project, HostEnv::from_process().home, config);
     let intro = loader.load().clone();
     for w in &intro.warnings {
