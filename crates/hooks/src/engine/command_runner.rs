@@ -200,6 +200,7 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
     let mut term_sent_at: Option<Instant> = None;
     let mut exit_at: Option<Instant> = None;
     let mut status = None;
+    let mut idle_pause = Duration::from_micros(50);
 
     loop {
         if status.is_none() {
@@ -248,14 +249,20 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
         }
         let mut wait = wait_until.saturating_duration_since(now);
         if status.is_none() {
-            // Exit is not pollable portably: look again soon.
-            wait = wait.min(Duration::from_millis(
-                if stdout.is_none() && stderr.is_none() {
-                    2
-                } else {
-                    20
-                },
-            ));
+            // Process exit is not pollable portably. While the pipes are open their EOF
+            // wakes us; once both are closed the exit is imminent, so look again after a
+            // short, growing pause (50 µs doubling to 2 ms) rather than a fixed sleep.
+            let closed = stdout.is_none() && stderr.is_none();
+            wait = wait.min(if closed {
+                idle_pause
+            } else {
+                Duration::from_millis(20)
+            });
+        }
+        if stdout.is_none() && stderr.is_none() && stdin.is_none() {
+            std::thread::sleep(wait);
+            idle_pause = (idle_pause * 2).min(Duration::from_millis(2));
+            continue;
         }
         let timeout = PollTimeout::try_from(wait.as_millis().min(i32::MAX as u128) as i32)
             .unwrap_or(PollTimeout::ZERO);
@@ -273,10 +280,6 @@ pub fn run_command(req: &CommandRequest, limits: &RunLimits) -> std::io::Result<
         if let Some(s) = stdin.as_ref() {
             fds.push(PollFd::new(s.as_fd(), PollFlags::POLLOUT));
             which.push(0);
-        }
-        if fds.is_empty() {
-            std::thread::sleep(wait);
-            continue;
         }
         let ready = match poll(&mut fds, timeout) {
             Ok(n) => n,
