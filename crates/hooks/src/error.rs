@@ -26,6 +26,13 @@ pub enum HookError {
     #[error("{what} must be a JSON object, got {got}: pass e.g. '{{\"command\": \"ls\"}}'")]
     NotAnObject { what: &'static str, got: String },
 
+    #[error("hook {name}: invalid matcher {pattern:?}: {message}; use a plain name, an `A|B` list or a valid regex")]
+    InvalidMatcher {
+        name: String,
+        pattern: String,
+        message: String,
+    },
+
     #[error("cannot {action} {path}: {source}")]
     Io {
         action: &'static str,

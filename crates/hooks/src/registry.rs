@@ -20,6 +20,7 @@ use crate::dialects::Dialect;
 use crate::engine::dispatcher::{run_handler, EngineOptions};
 use crate::engine::merge::{merge_finished, MergeItem};
 use crate::engine::outcome::{HookTrace, Outcome};
+use crate::error::HookError;
 use crate::events::EventKind;
 use crate::handler::{Handler, HandlerKind};
 use crate::matcher::Matcher;
@@ -70,9 +71,13 @@ impl RegisteredHook {
 
     /// Restricts the hook to tools matching `pattern` (JavaScript regex semantics, or a
     /// plain name / `A|B` list). Errors when the pattern is not a valid regex.
-    pub fn with_matcher(mut self, pattern: &str) -> Result<RegisteredHook, String> {
+    pub fn with_matcher(mut self, pattern: &str) -> Result<RegisteredHook, HookError> {
         let m = Matcher::parse(Some(pattern), crate::matcher::MatcherSyntax::CLAUDE_FAMILY)
-            .map_err(|e| format!("hook {}: invalid matcher {pattern:?}: {e}", self.name))?;
+            .map_err(|message| HookError::InvalidMatcher {
+                name: self.name.clone(),
+                pattern: pattern.to_string(),
+                message,
+            })?;
         self.matcher = Some((pattern.to_string(), m));
         Ok(self)
     }
