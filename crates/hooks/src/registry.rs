@@ -453,7 +453,7 @@ mod tests {
             RegisteredHook::command(
                 "bg",
                 EventKind::PreToolUse,
-                format!("sleep 0.3; touch '{}'; exit 1", marker.display()),
+                format!("sleep 2; touch '{}'; exit 1", marker.display()),
             )
             .background(),
         );
@@ -474,7 +474,7 @@ mod tests {
             &EngineOptions::default(),
         );
         assert!(
-            start.elapsed() < Duration::from_millis(250),
+            start.elapsed() < Duration::from_millis(1500),
             "fire waited for the async hook"
         );
         assert_eq!(f.outcome.decision, Some(Decision::Deny));
