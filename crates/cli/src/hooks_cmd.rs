@@ -860,13 +860,14 @@ fn record_payload(d: &Dialect, logger: &CommandLogger, p: &Value) -> Result<()> 
             .map(|c| c as i32);
         let out = response.get("stdout").and_then(Value::as_str).unwrap_or("");
         logger.log_bash_command(command, code, out, None)?;
-    } else if d.tool_in_class(tool, ToolClass::Edit) {
-        let file = ["file_path", "filePath", "path"]
+    } else if d.tool_in_class(tool, ToolClass::Edit) || tool == "delete_files" {
+        let file = ["file_path", "filePath", "path", "target_file"]
             .iter()
             .find_map(|k| input.get(*k).and_then(Value::as_str))
             .unwrap_or("");
-        let kind = if d.tools_of(ToolClass::Edit).first() == Some(&tool) {
-            EditKind::Create
+        // Whole-file writes may create or overwrite; only a delete tool is known to delete.
+        let kind = if tool == "delete_files" {
+            EditKind::Delete
         } else {
             EditKind::Edit
         };

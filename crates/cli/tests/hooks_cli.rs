@@ -183,7 +183,7 @@ fn log_record_as_a_post_tool_use_hook_then_stats_and_tail() {
     let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["totalEntries"], 2, "{s:#}");
     assert_eq!(s["byKind"]["bash_command"], 1);
-    assert_eq!(s["byKind"]["file_create"], 1);
+    assert_eq!(s["byKind"]["file_edit"], 1);
     let tail = stdout(
         &w.cmd()
             .args(["hooks", "log", "tail", "-n", "5"])
