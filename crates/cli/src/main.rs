@@ -1,6 +1,7 @@
 //! tokenjuice: the smallest output that still holds every fact an AI coding agent needs.
 
 mod capture;
+mod hooks_cmd;
 mod reduce_cmd;
 mod rules_env;
 mod verify;
@@ -37,6 +38,8 @@ enum Cmd {
     ReduceJson(ReduceJsonArgs),
     /// Check rule files (built-in, user, project) and optionally run their fixtures.
     Verify(VerifyArgs),
+    /// Load, validate and run Claude-Code-style hooks exactly as a host would.
+    Hooks(hooks_cmd::HooksArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -186,6 +189,13 @@ fn main() {
         }),
         Cmd::ReduceJson(a) => reduce_cmd::reduce_json(a.file.as_deref()),
         Cmd::Verify(a) => verify::run(a.fixtures, a.format),
+        Cmd::Hooks(a) => match hooks_cmd::run(a) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("tokenjuice hooks: error: {e:#}");
+                1
+            }
+        },
     };
     std::process::exit(code);
 }

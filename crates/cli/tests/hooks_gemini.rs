@@ -1,0 +1,114 @@
+//! Conformance of the `gemini` dialect: BeforeTool/AfterTool, millisecond timeouts,
+//! sequential groups, top-level decision.
+
+mod hooks_support;
+
+use hooks_support::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn gemini(w: &World, hooks: Value) {
+    w.write_json(
+        &w.project.join(".gemini/settings.json"),
+        &json!({"hooks": hooks}),
+    );
+}
+
+#[test]
+fn before_tool_deny_via_top_level_decision() {
+    let w = World::new();
+    gemini(
+        &w,
+        json!({"BeforeTool": [group(Some("run_shell_command"), &py("guard_dangerous.py"), Some(5000.0))]}),
+    );
+    let (code, v) = w.run(
+        "gemini",
+        "BeforeTool",
+        &["--input", r#"{"command":"rm -rf /"}"#],
+    );
+    assert_eq!(code, 2, "{v:#}");
+    assert_eq!(v["decision"], "deny");
+    assert_eq!(v["payload"]["hook_event_name"], "BeforeTool");
+    assert_eq!(v["payload"]["tool_name"], "run_shell_command");
+    assert!(v["payload"]["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(
+        v["hooks"][0]["timeoutMs"], 5000,
+        "gemini timeouts are milliseconds"
+    );
+}
+
+#[test]
+fn timeouts_are_milliseconds() {
+    let w = World::new();
+    let pid = w.tmp.path().join("pid");
+    gemini(
+        &w,
+        json!({"BeforeTool": [group(None, &sh("hang_with_child.sh", &[&pid.display().to_string()]), Some(400.0))]}),
+    );
+    let start = Instant::now();
+    let (code, v) = w.run("gemini", "PreToolUse", &[]);
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(code, 0);
+    assert_eq!(v["hooks"][0]["timedOut"], true);
+    assert!(wait_gone(read_pid(&pid)));
+}
+
+#[test]
+fn sequential_group_chains_tool_input_and_parallel_groups_merge() {
+    let w = World::new();
+    let seen = r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({"hookSpecificOutput":{"tool_input":{"description":"ran: "+d["tool_input"]["command"]}}}))'"#;
+    gemini(
+        &w,
+        json!({"BeforeTool": [{
+            "matcher": "run_shell_command",
+            "sequential": true,
+            "hooks": [
+                {"type": "command", "command": py("npm_legacy_peers.py")},
+                {"type": "command", "command": seen}
+            ]
+        }]}),
+    );
+    let (code, v) = w.run(
+        "gemini",
+        "BeforeTool",
+        &["--input", r#"{"command":"npm install"}"#],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v["updatedInput"],
+        json!({"command": "npm install --legacy-peer-deps", "description": "ran: npm install --legacy-peer-deps"}),
+        "the second hook saw the first hook's rewrite"
+    );
+}
+
+#[test]
+fn plain_stdout_becomes_a_system_message_and_env_is_set() {
+    let w = World::new();
+    let c = r#"python3 -c 'import os; print(os.environ["GEMINI_PROJECT_DIR"] + "|" + os.environ["GEMINI_SESSION_ID"])'"#;
+    gemini(
+        &w,
+        json!({"SessionStart": [group(Some("startup"), c, None)]}),
+    );
+    let (_, v) = w.run("gemini", "SessionStart", &[]);
+    assert_eq!(
+        v["systemMessage"],
+        format!("{}|sess-1", w.project.display())
+    );
+}
+
+#[test]
+fn project_hooks_run_before_user_hooks() {
+    let w = World::new();
+    gemini(
+        &w,
+        json!({"AfterAgent": [group(None, &sh("print.sh", &[r#"{"systemMessage":"project"}"#]), None)]}),
+    );
+    w.write_json(&w.home.join(".gemini/settings.json"), &json!({"hooks": {"AfterAgent": [group(None, &sh("print.sh", &[r#"{"systemMessage":"user"}"#]), None)]}}));
+    let (_, v) = w.run("gemini", "Stop", &[]);
+    assert_eq!(v["systemMessage"], "project\nuser");
+    assert_eq!(v["payload"]["hook_event_name"], "AfterAgent");
+}

@@ -1,0 +1,117 @@
+//! Claude Code: the reference dialect.
+//!
+//! Files: `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`),
+//! `<project>/.claude/settings.json`, `<project>/.claude/settings.local.json`; hook lists
+//! from all scopes are concatenated. Rewrite field `hookSpecificOutput.updatedInput`
+//! (replaces the whole input). Default command timeout 600 s. `CLAUDE_PROJECT_DIR`.
+
+use super::*;
+use crate::events::EventKind as E;
+
+pub(super) static DIALECT: Dialect = Dialect {
+    host: Host::Claude,
+    id: "claude",
+    display_name: "Claude Code",
+    locations: &[
+        ConfigLocation {
+            scope: Scope::User,
+            anchor: Anchor::EnvOrHome {
+                env: "CLAUDE_CONFIG_DIR",
+                home_dir: ".claude",
+            },
+            file: "settings.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+        ConfigLocation {
+            scope: Scope::Project,
+            anchor: Anchor::Project(".claude"),
+            file: "settings.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+        ConfigLocation {
+            scope: Scope::Local,
+            anchor: Anchor::Project(".claude"),
+            file: "settings.local.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+    ],
+    events: &[
+        ev(E::SessionStart, "SessionStart"),
+        ev(E::SessionEnd, "SessionEnd"),
+        ev(E::UserPromptSubmit, "UserPromptSubmit"),
+        ev(E::PreToolUse, "PreToolUse"),
+        ev(E::PostToolUse, "PostToolUse"),
+        ev(E::Stop, "Stop"),
+        ev(E::PreCompact, "PreCompact"),
+        ev(E::Notification, "Notification"),
+        ev(E::SubagentStart, "SubagentStart"),
+        ev(E::SubagentStop, "SubagentStop"),
+        ev(E::PermissionRequest, "PermissionRequest"),
+        ev(E::TaskCompleted, "TaskCompleted"),
+        ev(E::ConfigChange, "ConfigChange"),
+    ],
+    tools: ToolTable {
+        names: &[
+            "Bash",
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "NotebookEdit",
+            "Glob",
+            "Grep",
+            "LS",
+            "Task",
+            "WebFetch",
+            "WebSearch",
+            "TodoWrite",
+        ],
+        shell: &["Bash"],
+        edit: &["Write", "Edit", "MultiEdit", "NotebookEdit"],
+        aliases: &[],
+    },
+    rewrite: RewriteSpec {
+        fields: &[("updatedInput", Placement::Nested)],
+        style: RewriteStyle::Replace,
+        requires_allow: false,
+        foreign_fields: &["modifiedInput"],
+    },
+    output: OutputStyle::Claude,
+    payload: PayloadStyle::Claude,
+    default_timeout: Duration::from_secs(600),
+    timeout_unit: TimeoutUnit::Seconds,
+    matcher: MatcherSyntax::CLAUDE_FAMILY,
+    project_dir_env: &["CLAUDE_PROJECT_DIR"],
+    session_id_env: None,
+    fail_closed_key: None,
+    dedupes_identical_commands: true,
+    handler_types: &["command", "prompt", "agent"],
+    sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_scopes_in_order() {
+        let files = DIALECT.config_files(&HostEnv::with_home("/h"), Path::new("/p"));
+        let got: Vec<_> = files.iter().map(|f| (f.scope, f.path.clone())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Scope::User, PathBuf::from("/h/.claude/settings.json")),
+                (Scope::Project, PathBuf::from("/p/.claude/settings.json")),
+                (
+                    Scope::Local,
+                    PathBuf::from("/p/.claude/settings.local.json")
+                ),
+            ]
+        );
+        assert_eq!(DIALECT.default_timeout, Duration::from_secs(600));
+        assert_eq!(
+            DIALECT.rewrite.fields,
+            &[("updatedInput", Placement::Nested)]
+        );
+    }
+}

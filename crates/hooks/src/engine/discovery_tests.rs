@@ -1,0 +1,280 @@
+use super::*;
+use std::fs;
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn cb_settings(home: &Path, project: &Path) -> HookSettings {
+    HookSettings::load(Host::CodeBuddy, project, &HostEnv::with_home(home))
+}
+
+#[test]
+fn user_then_project_with_provenance() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    let proj = t.path().join("proj");
+    write(
+        &home.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"execute_command","hooks":[{"type":"command","command":"user.sh","timeout":10}]}]}}"#,
+    );
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"write_to_file|replace_in_file","hooks":[{"type":"command","command":"proj-a.sh"},{"type":"command","command":"proj-b.sh","timeout":20}]}],"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"init.py","timeout":30}]}]}}"#,
+    );
+    let s = cb_settings(&home, &proj);
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+    let cmds: Vec<_> = s
+        .hooks
+        .iter()
+        .map(|h| h.handler.kind.text().to_string())
+        .collect();
+    assert_eq!(cmds, ["user.sh", "proj-a.sh", "proj-b.sh", "init.py"]);
+    assert_eq!(s.hooks[0].provenance.scope, Scope::User);
+    assert_eq!(s.hooks[0].provenance.entry, "hooks.PreToolUse[0].hooks[0]");
+    assert_eq!(
+        s.hooks[2].provenance.path,
+        proj.join(".codebuddy/settings.json")
+    );
+    assert_eq!(s.hooks[2].provenance.entry, "hooks.PreToolUse[0].hooks[1]");
+    assert_eq!(
+        s.hooks[0].handler.timeout,
+        Some(std::time::Duration::from_secs(10))
+    );
+    assert_eq!(s.hooks[1].handler.timeout, None);
+    assert_eq!(s.hooks[1].group, s.hooks[2].group);
+    assert_ne!(s.hooks[0].group, s.hooks[1].group);
+    assert_eq!(s.for_event(EventKind::SessionStart).count(), 1);
+    assert_eq!(
+        s.files.iter().map(|f| f.status.clone()).collect::<Vec<_>>(),
+        vec![
+            FileStatus::Loaded { hooks: 1 },
+            FileStatus::Loaded { hooks: 3 }
+        ]
+    );
+}
+
+#[test]
+fn broken_json_reports_line_and_column_and_others_still_load() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    let proj = t.path().join("proj");
+    write(
+        &home.join(".codebuddy/settings.json"),
+        "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}\n",
+    );
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"ok.sh"}]}]}}"#,
+    );
+    let s = cb_settings(&home, &proj);
+    assert_eq!(s.hooks.len(), 1);
+    assert_eq!(s.files[0].status, FileStatus::Broken);
+    let d = &s.diagnostics[0];
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!((d.line, d.column), (Some(3), Some(14)));
+    let text = d.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{}:3:14: error: invalid JSON",
+            home.join(".codebuddy/settings.json").display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn invalid_regex_names_file_and_entry_and_skips_only_that_group() {
+    let t = tempfile::tempdir().unwrap();
+    let proj = t.path().join("proj");
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"read([","hooks":[{"type":"command","command":"bad.sh"}]},{"matcher":"read.*","hooks":[{"type":"command","command":"good.sh"}]}]}}"#,
+    );
+    let s = cb_settings(&t.path().join("home"), &proj);
+    assert_eq!(s.hooks.len(), 1);
+    assert_eq!(s.hooks[0].handler.kind.text(), "good.sh");
+    let d = &s.diagnostics[0];
+    assert_eq!(d.entry.as_deref(), Some("hooks.PreToolUse[0].matcher"));
+    assert!(d.message.contains("read(["), "{}", d.message);
+    assert!(s.has_errors());
+}
+
+#[test]
+fn shape_errors_unknown_events_and_ignored_matchers() {
+    let t = tempfile::tempdir().unwrap();
+    let proj = t.path().join("proj");
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"model":"x","hooks":{
+            "BeforeTool":[{"hooks":[{"type":"command","command":"x"}]}],
+            "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command"},{"type":"http","url":"u"},{"type":"command","command":"t.sh","timeout":"5"}]}],
+            "UserPromptSubmit":[{"matcher":"foo","hooks":[{"command":"u.sh"}]}],
+            "Stop":{"hooks":[]}
+        }}"#,
+    );
+    let s = cb_settings(&t.path().join("home"), &proj);
+    let msgs: Vec<String> = s.diagnostics.iter().map(|d| d.to_string()).collect();
+    let all = msgs.join("\n");
+    assert!(all.contains("unknown event `BeforeTool`"), "{all}");
+    assert!(
+        all.contains("hooks.PreToolUse[0].hooks[0]: missing `command`"),
+        "{all}"
+    );
+    assert!(
+        all.contains("handler type `http` is not supported"),
+        "{all}"
+    );
+    assert!(
+        all.contains("hooks.PreToolUse[0].hooks[2].timeout: timeout must be a number"),
+        "{all}"
+    );
+    assert!(
+        all.contains("UserPromptSubmit has no matcher; `foo` is ignored"),
+        "{all}"
+    );
+    assert!(all.contains("missing `type`"), "{all}");
+    assert!(all.contains("hooks.Stop: must be a list"), "{all}");
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["t.sh", "u.sh"]);
+    assert!(matches!(s.hooks[1].matcher, Matcher::All));
+}
+
+#[test]
+fn claude_reads_three_scopes_and_config_dir() {
+    let t = tempfile::tempdir().unwrap();
+    let cfg = t.path().join("cfg");
+    let proj = t.path().join("proj");
+    write(
+        &cfg.join("settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"u"}]}]}}"#,
+    );
+    write(
+        &proj.join(".claude/settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"p"}]}]}}"#,
+    );
+    write(
+        &proj.join(".claude/settings.local.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"l"}]}]}}"#,
+    );
+    let env =
+        HostEnv::with_home(t.path().join("home")).set("CLAUDE_CONFIG_DIR", cfg.to_str().unwrap());
+    let s = HookSettings::load(Host::Claude, &proj, &env);
+    let got: Vec<_> = s
+        .hooks
+        .iter()
+        .map(|h| (h.handler.kind.text().to_string(), h.provenance.scope))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("u".into(), Scope::User),
+            ("p".into(), Scope::Project),
+            ("l".into(), Scope::Local)
+        ]
+    );
+}
+
+#[test]
+fn cursor_flat_shape_version_and_fail_closed() {
+    let t = tempfile::tempdir().unwrap();
+    let proj = t.path().join("proj");
+    write(
+        &proj.join(".cursor/hooks.json"),
+        r#"{"version":1,"hooks":{"preToolUse":[{"command":"a.sh","matcher":"Shell","timeout":5,"failClosed":true},{"command":"b.sh"}],"beforeShellExecution":[{"command":"c.sh","matcher":"git push"}]}}"#,
+    );
+    let s = HookSettings::load(Host::Cursor, &proj, &HostEnv::with_home(t.path().join("h")));
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+    assert_eq!(s.hooks.len(), 3);
+    assert!(s.hooks[0].handler.fail_closed);
+    assert!(!s.hooks[1].handler.fail_closed);
+    assert_ne!(s.hooks[0].group, s.hooks[1].group);
+    assert_eq!(s.hooks[2].event, EventKind::PreBash);
+    // a missing version refuses the file
+    write(
+        &proj.join(".cursor/hooks.json"),
+        r#"{"hooks":{"preToolUse":[{"command":"a.sh"}]}}"#,
+    );
+    let s = HookSettings::load(Host::Cursor, &proj, &HostEnv::with_home(t.path().join("h")));
+    assert!(s.hooks.is_empty());
+    assert!(
+        s.diagnostics[0].to_string().contains("version"),
+        "{}",
+        s.diagnostics[0]
+    );
+}
+
+#[test]
+fn codex_reads_json_and_toml_layers() {
+    let t = tempfile::tempdir().unwrap();
+    let ch = t.path().join("codexhome");
+    let proj = t.path().join("proj");
+    write(
+        &ch.join("hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"j.sh"}]}]}}"#,
+    );
+    write(
+        &ch.join("config.toml"),
+        "model = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"t.sh\"\ntimeout = 30\n",
+    );
+    write(&proj.join(".codex/config.toml"), "[[hooks.Stop]\nbroken");
+    let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
+    let s = HookSettings::load(Host::Codex, &proj, &env);
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["j.sh", "t.sh"]);
+    assert_eq!(
+        s.hooks[1].handler.timeout,
+        Some(std::time::Duration::from_secs(30))
+    );
+    let d = s
+        .diagnostics
+        .iter()
+        .find(|d| d.path.ends_with("proj/.codex/config.toml"))
+        .unwrap();
+    assert_eq!(d.line, Some(1));
+    assert!(d.message.contains("invalid TOML"), "{d}");
+}
+
+#[test]
+fn gemini_sequential_groups_and_millisecond_timeouts() {
+    let t = tempfile::tempdir().unwrap();
+    let proj = t.path().join("proj");
+    write(
+        &proj.join(".gemini/settings.json"),
+        r#"{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","sequential":true,"hooks":[{"type":"command","command":"a","timeout":1500},{"type":"command","command":"b"}]}]}}"#,
+    );
+    let s = HookSettings::load(Host::Gemini, &proj, &HostEnv::with_home(t.path().join("h")));
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+    assert!(s.hooks.iter().all(|h| h.sequential));
+    assert_eq!(
+        s.hooks[0].handler.timeout,
+        Some(std::time::Duration::from_millis(1500))
+    );
+    assert_eq!(s.hooks[0].event, EventKind::PreToolUse);
+    // `sequential` elsewhere is only a warning
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"Stop":[{"sequential":true,"hooks":[{"type":"command","command":"a"}]}]}}"#,
+    );
+    let s = cb_settings(&t.path().join("h"), &proj);
+    assert!(!s.hooks[0].sequential);
+    assert_eq!(s.diagnostics[0].severity, Severity::Warning);
+}
+
+#[test]
+fn unreadable_and_non_object_files_are_broken_not_fatal() {
+    let t = tempfile::tempdir().unwrap();
+    let proj = t.path().join("proj");
+    write(&proj.join(".codebuddy/settings.json"), "[1,2]");
+    let s = cb_settings(&t.path().join("h"), &proj);
+    assert_eq!(s.files[1].status, FileStatus::Broken);
+    assert!(s.diagnostics[0]
+        .message
+        .contains("top level must be an object"));
+    // a directory where the file should be
+    fs::remove_file(proj.join(".codebuddy/settings.json")).unwrap();
+    fs::create_dir_all(proj.join(".codebuddy/settings.json")).unwrap();
+    let s = cb_settings(&t.path().join("h"), &proj);
+    assert_eq!(s.files[1].status, FileStatus::Broken);
+}

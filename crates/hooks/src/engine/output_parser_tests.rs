@@ -1,0 +1,268 @@
+use super::*;
+use crate::dialects::Host;
+use proptest::prelude::*;
+use serde_json::json;
+
+fn cb(event: EventKind, out: &str) -> ParsedStdout {
+    parse_stdout(Host::CodeBuddy.dialect(), event, out)
+}
+
+#[test]
+fn seed_002_pre_tool_use_outputs() {
+    let allow = cb(
+        EventKind::PreToolUse,
+        r#"{"continue": true,"hookSpecificOutput": {"hookEventName": "PreToolUse","permissionDecision": "allow"}}"#,
+    );
+    assert_eq!(allow.effect.decision, Some(Decision::Allow));
+    assert_eq!(allow.effect.continue_, Some(true));
+    assert!(allow.effect.warnings.is_empty());
+
+    let modify = cb(
+        EventKind::PreToolUse,
+        r#"{"continue": true,"hookSpecificOutput": {"hookEventName": "PreToolUse","permissionDecision": "allow","permissionDecisionReason": "Added --legacy-peer-deps parameter","modifiedInput": {"command": "npm install --legacy-peer-deps","requires_approval": false}}}"#,
+    );
+    let rw = modify.effect.rewrite.clone().unwrap();
+    assert_eq!(rw.field, "modifiedInput");
+    assert_eq!(
+        Value::Object(rw.input),
+        json!({"command": "npm install --legacy-peer-deps","requires_approval": false})
+    );
+    assert_eq!(
+        modify.effect.reason.as_deref(),
+        Some("Added --legacy-peer-deps parameter")
+    );
+
+    let deny = cb(
+        EventKind::PreToolUse,
+        r#"{"continue": false,"hookSpecificOutput": {"hookEventName": "PreToolUse","permissionDecision": "deny","permissionDecisionReason": "Dangerous command detected: rm -rf /"}}"#,
+    );
+    assert_eq!(deny.effect.decision, Some(Decision::Deny));
+    assert_eq!(deny.effect.continue_, Some(false));
+
+    let ask = cb(
+        EventKind::PreToolUse,
+        r#"{"continue": true,"hookSpecificOutput": {"hookEventName": "PreToolUse","permissionDecision": "ask","permissionDecisionReason": "Detected git push --force, do you want to continue?"}}"#,
+    );
+    assert_eq!(ask.effect.decision, Some(Decision::Ask));
+}
+
+#[test]
+fn codebuddy_accepts_top_level_modified_input_and_decision() {
+    let p = cb(
+        EventKind::PreToolUse,
+        r#"{"permissionDecision":"allow","modifiedInput":{"command":"ls -la"}}"#,
+    );
+    assert_eq!(p.effect.decision, Some(Decision::Allow));
+    assert_eq!(
+        p.effect.rewrite.unwrap().input.get("command"),
+        Some(&json!("ls -la"))
+    );
+}
+
+#[test]
+fn codebuddy_ignores_claude_spelling_with_a_warning_and_claude_vice_versa() {
+    let p = cb(
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"x"}}}"#,
+    );
+    assert!(p.effect.rewrite.is_none());
+    assert!(
+        p.effect.warnings[0].contains("modifiedInput"),
+        "{:?}",
+        p.effect.warnings
+    );
+    let c = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"x"}}}"#,
+    );
+    assert_eq!(c.effect.rewrite.unwrap().field, "updatedInput");
+    let c = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"modifiedInput":{"command":"x"}}}"#,
+    );
+    assert!(c.effect.rewrite.is_none());
+    assert!(!c.effect.warnings.is_empty());
+}
+
+#[test]
+fn plain_text_is_context_only_where_the_host_uses_it() {
+    let s = cb(EventKind::SessionStart, "Project uses TypeScript\n");
+    assert!(s.json.is_none());
+    assert_eq!(s.effect.additional_context, vec!["Project uses TypeScript"]);
+    let p = cb(EventKind::PreToolUse, "just chatter");
+    assert_eq!(p.effect, HookEffect::default());
+    let g = parse_stdout(Host::Gemini.dialect(), EventKind::PreToolUse, "hello");
+    assert_eq!(g.effect.system_message.as_deref(), Some("hello"));
+}
+
+#[test]
+fn json_looking_garbage_is_plain_text_with_a_warning() {
+    for garbage in [
+        r#"{"continue": false"#,
+        r#"{"a":1}{"b":2}"#,
+        "{not json}",
+        "{\"decision\": \"deny\"} trailing",
+    ] {
+        let p = cb(EventKind::PreToolUse, garbage);
+        assert!(p.json.is_none(), "{garbage}");
+        assert_eq!(p.effect.decision, None, "{garbage}");
+        assert!(
+            p.effect.warnings[0].contains("looks like JSON"),
+            "{garbage}: {:?}",
+            p.effect.warnings
+        );
+    }
+    // a BOM and surrounding whitespace are fine
+    let p = cb(
+        EventKind::PreToolUse,
+        "\u{feff}  {\"continue\": false, \"stopReason\": \"x\"}\n\n",
+    );
+    assert_eq!(p.effect.continue_, Some(false));
+    assert_eq!(p.effect.stop_reason.as_deref(), Some("x"));
+}
+
+#[test]
+fn wrong_types_are_reported_not_fatal() {
+    let p = cb(
+        EventKind::PreToolUse,
+        r#"{"continue":"no","systemMessage":5,"hookSpecificOutput":{"permissionDecision":"maybe","modifiedInput":"rm"}}"#,
+    );
+    assert_eq!(p.effect.continue_, None);
+    assert_eq!(p.effect.decision, None);
+    assert!(p.effect.rewrite.is_none());
+    assert_eq!(p.effect.warnings.len(), 4, "{:?}", p.effect.warnings);
+}
+
+#[test]
+fn block_on_prompt_and_stop_events_and_feedback_on_post_tool_use() {
+    let u = cb(
+        EventKind::UserPromptSubmit,
+        r#"{"continue": false,"stopReason": "Input contains sensitive information, blocked"}"#,
+    );
+    assert_eq!(u.effect.continue_, Some(false));
+    let s = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::Stop,
+        r#"{"decision":"block","reason":"run the tests first"}"#,
+    );
+    assert_eq!(s.effect.decision, Some(Decision::Deny));
+    assert_eq!(s.effect.reason.as_deref(), Some("run the tests first"));
+    let p = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PostToolUse,
+        r#"{"decision":"block","reason":"lint failed"}"#,
+    );
+    assert_eq!(p.effect.decision, None);
+    assert_eq!(p.effect.feedback.as_deref(), Some("lint failed"));
+    let ss = cb(
+        EventKind::SessionStart,
+        r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#,
+    );
+    assert_eq!(ss.effect.decision, None);
+    assert!(
+        ss.effect.warnings[0].contains("cannot be denyed")
+            || ss.effect.warnings[0].contains("cannot be")
+    );
+}
+
+#[test]
+fn cursor_snake_case_output() {
+    let d = Host::Cursor.dialect();
+    let p = parse_stdout(
+        d,
+        EventKind::PreToolUse,
+        r#"{"permission":"deny","user_message":"blocked for you","agent_message":"do not push","updated_input":{"command":"x"}}"#,
+    );
+    assert_eq!(p.effect.decision, Some(Decision::Deny));
+    assert_eq!(p.effect.reason.as_deref(), Some("do not push"));
+    assert_eq!(p.effect.system_message.as_deref(), Some("blocked for you"));
+    assert_eq!(p.effect.rewrite.unwrap().field, "updated_input");
+    let p = parse_stdout(
+        d,
+        EventKind::PreToolUse,
+        r#"{"permission":"allow","userMessage":"x"}"#,
+    );
+    assert!(p.effect.warnings[0].contains("user_message"));
+    let s = parse_stdout(
+        d,
+        EventKind::SessionStart,
+        r#"{"additional_context":"ctx"}"#,
+    );
+    assert_eq!(s.effect.additional_context, vec!["ctx"]);
+}
+
+#[test]
+fn gemini_decision_and_tool_input_patch() {
+    let d = Host::Gemini.dialect();
+    let p = parse_stdout(
+        d,
+        EventKind::PreToolUse,
+        r#"{"decision":"block","reason":"nope"}"#,
+    );
+    assert_eq!(p.effect.decision, Some(Decision::Deny));
+    assert_eq!(p.effect.reason.as_deref(), Some("nope"));
+    let p = parse_stdout(
+        d,
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"tool_input":{"timeout":5}}}"#,
+    );
+    let rw = p.effect.rewrite.unwrap();
+    assert_eq!(rw.style, RewriteStyle::Patch);
+    // double-encoded JSON is tolerated by Gemini
+    let p = parse_stdout(d, EventKind::PreToolUse, r#""{\"decision\":\"deny\"}""#);
+    assert_eq!(p.effect.decision, Some(Decision::Deny));
+}
+
+#[test]
+fn hook_event_name_mismatch_is_a_warning() {
+    let p = cb(
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"allow"}}"#,
+    );
+    assert_eq!(p.effect.decision, Some(Decision::Allow));
+    assert!(p.effect.warnings[0].contains("hookEventName"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    // The parser never panics on arbitrary text, and anything it accepts as JSON is an object.
+    #[test]
+    fn parser_total_on_arbitrary_text(s in ".{0,300}") {
+        for host in Host::ALL {
+            for &ev in EventKind::ALL {
+                let p = parse_stdout(host.dialect(), ev, &s);
+                if let Some(j) = &p.json { prop_assert!(j.is_object()); }
+            }
+        }
+    }
+
+    // Arbitrary JSON-ish objects built from hook-output keys never panic, and a decision
+    // appears only if the text held a decision field.
+    #[test]
+    fn parser_total_on_structured_outputs(
+        keys in proptest::collection::vec(prop_oneof![
+            Just("continue"), Just("stopReason"), Just("systemMessage"), Just("suppressOutput"),
+            Just("decision"), Just("reason"), Just("permissionDecision"), Just("modifiedInput"),
+            Just("hookSpecificOutput"), Just("permission"), Just("updated_input")
+        ], 0..6),
+        vals in proptest::collection::vec(prop_oneof![
+            Just(json!(true)), Just(json!(false)), Just(json!("deny")), Just(json!("allow")),
+            Just(json!("ask")), Just(json!(null)), Just(json!(3)), Just(json!({"command":"x"})),
+            Just(json!({"permissionDecision":"deny","modifiedInput":{"a":1}})), Just(json!([1]))
+        ], 6),
+    ) {
+        let mut obj = Map::new();
+        for (k, v) in keys.iter().zip(vals.iter()) { obj.insert((*k).to_string(), v.clone()); }
+        let text = Value::Object(obj).to_string();
+        for host in Host::ALL {
+            let p = parse_stdout(host.dialect(), EventKind::PreToolUse, &text);
+            prop_assert!(p.json.is_some());
+            if p.effect.decision.is_some() {
+                prop_assert!(text.contains("deny") || text.contains("allow") || text.contains("ask"));
+            }
+        }
+    }
+}
