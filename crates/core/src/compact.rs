@@ -153,6 +153,8 @@ pub struct RawStats {
     pub lines: u64,
 }
 
+/// Raw output up to this size has its tokens estimated line by line; beyond it, from a sample.
+const EXACT_TOKEN_BYTES: u64 = 4 << 20;
 /// A reduction that saves fewer tokens than this passes the output through instead.
 const MIN_GAIN_TOKENS: u64 = 12;
 /// Longest line handed to the reducer; longer lines are split.
@@ -169,6 +171,7 @@ pub struct Session<'p> {
     raw: RawStats,
     prefix: Vec<u8>,
     prefix_complete: bool,
+    raw_chunks: u64,
 }
 
 /// Extra facts the caller knows at the end.
@@ -204,6 +207,7 @@ impl Plan {
             raw: RawStats::default(),
             prefix: Vec::new(),
             prefix_complete: true,
+            raw_chunks: 0,
         }
     }
 
@@ -226,11 +230,16 @@ impl<'p> Session<'p> {
             }
         }
         if self.plan.mode == Mode::Raw {
-            self.raw.tokens += tokens::estimate_bytes(chunk);
+            self.raw_chunks += 1;
+            if self.raw.bytes <= EXACT_TOKEN_BYTES {
+                self.raw.tokens += tokens::estimate_bytes(chunk);
+            } else if self.raw_chunks % 16 == 0 {
+                self.raw.tokens += 16 * tokens::estimate_bytes(chunk);
+            }
             return;
         }
         let mut rest = chunk;
-        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
             if self.partial.is_empty() {
                 self.line(&rest[..nl]);
             } else {
@@ -255,8 +264,16 @@ impl<'p> Session<'p> {
 
     fn line(&mut self, bytes: &[u8]) {
         self.raw.lines += 1;
-        self.raw.tokens += tokens::estimate_bytes(bytes) + 1;
-        let text = String::from_utf8_lossy(bytes);
+        // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
+        if self.raw.bytes <= EXACT_TOKEN_BYTES {
+            self.raw.tokens += tokens::estimate_bytes(bytes) + 1;
+        } else if self.raw.lines % 16 == 0 {
+            self.raw.tokens += 16 * (tokens::estimate_bytes(bytes) + 1);
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         self.engine.push_line(&text);
         if let Some(s) = &mut self.structured {
             let clean = self.engine.clean(&text);

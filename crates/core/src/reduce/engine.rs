@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::shape::shape;
+use super::shape::{same_shape, shape, Fold};
 use super::signal::{self, Level};
 use super::text::{clip_line, resolve_cr, strip_ansi};
 use crate::rules::compiled::CompiledRule;
@@ -48,6 +48,41 @@ pub struct Entry {
     pub filtered_before: u64,
     /// Starts a keep-block (no folding across a block start).
     pub block_start: bool,
+}
+
+/// A line about to become an entry; its text is only copied if it does not fold.
+pub struct Pending<'a> {
+    pub line_no: u64,
+    pub text: std::borrow::Cow<'a, str>,
+    pub shape: u64,
+    pub keep: bool,
+    pub level: Level,
+    pub group: Option<u32>,
+    pub repeat_of: Option<u32>,
+    pub block_start: bool,
+}
+
+impl Pending<'_> {
+    fn into_entry(self) -> Entry {
+        Entry {
+            first: self.line_no,
+            last: self.line_no,
+            text: self.text.into_owned(),
+            last_text: None,
+            second_text: None,
+            count: 1,
+            identical: true,
+            keep: self.keep,
+            level: self.level,
+            shape: self.shape,
+            group: self.group,
+            repeat_of: self.repeat_of,
+            omitted_before: 0,
+            omitted_signals_before: 0,
+            filtered_before: 0,
+            block_start: self.block_start,
+        }
+    }
 }
 
 /// Head, tail ring and kept middle for one sequence of entries.
@@ -353,6 +388,7 @@ impl<'r> LineEngine<'r> {
                         s.dedupe,
                         s.collapse_similar,
                         s.collapse_repeats,
+                        s.fold,
                     ),
                     None => track.filtered(1),
                 }
@@ -364,20 +400,26 @@ impl<'r> LineEngine<'r> {
         let mut e = self.make_entry(line, level, level > Level::None, false);
         let mut repeat = false;
         if level > Level::None && s.collapse_repeats {
-            let adjacent = self
-                .main
-                .last()
-                .is_some_and(|l| l.shape == e.shape && l.level == level);
-            if !adjacent {
-                if let Some(&g) = self.groups.get(&e.shape) {
-                    repeat = true;
-                    e.keep = false;
-                    e.repeat_of = Some(g);
-                } else if self.groups.len() < 4096 {
+            match self.groups.get(&e.shape) {
+                Some(&g) => {
+                    // A run right after the first occurrence folds into it (and stays kept);
+                    // anything later is a repeat: counted, not kept again.
+                    let continues_first = self
+                        .main
+                        .last()
+                        .is_some_and(|l| l.group == Some(g) && l.level == level);
+                    if !continues_first {
+                        repeat = true;
+                        e.keep = false;
+                        e.repeat_of = Some(g);
+                    }
+                }
+                None if self.groups.len() < 4096 => {
                     let g = self.groups.len() as u32;
                     self.groups.insert(e.shape, g);
                     e.group = Some(g);
                 }
+                None => {}
             }
         }
         let signal = level > Level::None && !repeat;
@@ -430,42 +472,42 @@ impl<'r> LineEngine<'r> {
             s.dedupe,
             s.collapse_similar,
             s.collapse_repeats,
+            s.fold,
         );
     }
 
-    fn make_entry(&self, line: &str, level: Level, keep: bool, block_start: bool) -> Entry {
+    fn make_entry<'a>(
+        &self,
+        line: &'a str,
+        level: Level,
+        keep: bool,
+        block_start: bool,
+    ) -> Pending<'a> {
         let s = &self.rule.settings;
-        let text = clip_line(line, s.max_line_chars).into_owned();
-        Entry {
-            first: self.line_no,
-            last: self.line_no,
-            shape: if s.collapse_similar || s.collapse_repeats {
+        Pending {
+            line_no: self.line_no,
+            // hashed only where repeat groups need it; runs compare shapes directly
+            shape: if s.collapse_repeats && level > Level::None {
                 shape(line, s.fold)
             } else {
                 0
             },
-            text,
-            last_text: None,
-            second_text: None,
-            count: 1,
-            identical: true,
+            text: clip_line(line, s.max_line_chars),
             keep,
             level,
             group: None,
             repeat_of: None,
-            omitted_before: 0,
-            omitted_signals_before: 0,
-            filtered_before: 0,
             block_start,
         }
     }
 
     fn fold_or_push(
         track: &mut Track,
-        e: Entry,
+        e: Pending<'_>,
         dedupe: bool,
         similar: bool,
         similar_signals: bool,
+        fold: Fold,
     ) {
         if let Some(prev) = track.last_mut() {
             if prev.level == e.level && !e.block_start {
@@ -477,29 +519,34 @@ impl<'r> LineEngine<'r> {
                 } else {
                     similar
                 };
-                if (dedupe && (identical || blank))
-                    || (may_fold_similar
-                        && prev.shape == e.shape
-                        && e.shape != 0
-                        && !e.text.is_empty())
-                {
+                let similar_shape = may_fold_similar
+                    && !e.text.is_empty()
+                    && if e.shape != 0 && prev.shape != 0 {
+                        prev.shape == e.shape
+                    } else {
+                        same_shape(prev_text, &e.text, fold)
+                    };
+                if (dedupe && (identical || blank)) || similar_shape {
                     prev.count += 1;
-                    prev.last = e.last;
+                    prev.last = e.line_no;
                     prev.keep |= e.keep;
                     if !identical && !blank {
                         prev.identical = false;
                         if prev.count == 2 {
-                            prev.second_text = Some(e.text.clone());
+                            prev.second_text = Some(e.text.to_string());
                         }
-                        prev.last_text = Some(e.text);
+                        // reuse the buffer of the previous last line
+                        let last = prev.last_text.get_or_insert_with(String::new);
+                        last.clear();
+                        last.push_str(&e.text);
                     } else if prev.count == 2 {
-                        prev.second_text = Some(e.text.clone());
+                        prev.second_text = Some(e.text.to_string());
                     }
                     return;
                 }
             }
         }
-        track.push(e);
+        track.push(e.into_entry());
     }
 
     /// Counter values as the rule's `counterSource` says.

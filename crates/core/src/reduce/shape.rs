@@ -34,62 +34,132 @@ impl Fold {
 const SEED: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
 
-#[inline]
-fn mix(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(PRIME)
+/// Bytes are packed eight at a time into a word, then mixed: one multiply per word.
+struct Hasher {
+    h: u64,
+    acc: u64,
+    n: u32,
+}
+
+impl Hasher {
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.acc = (self.acc << 8) | u64::from(b);
+        self.n += 1;
+        if self.n == 8 {
+            self.flush();
+        }
+    }
+
+    #[inline]
+    fn flush(&mut self) {
+        self.h = (self.h ^ self.acc).wrapping_mul(PRIME).rotate_left(29);
+        self.acc = 0;
+        self.n = 0;
+    }
+
+    fn finish(mut self) -> u64 {
+        if self.n > 0 {
+            self.acc |= u64::from(self.n) << 56;
+            self.flush();
+        }
+        self.h
+    }
 }
 
 /// Hash of the line's shape.
 pub fn shape(line: &str, fold: Fold) -> u64 {
     let b = line.as_bytes();
-    let mut h = SEED;
+    let mut h = Hasher {
+        h: SEED,
+        acc: 0,
+        n: 0,
+    };
     let mut i = 0;
     while i < b.len() {
-        let c = b[i];
-        let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
-        if fold.paths && (i == 0 || b[i - 1] == b' ') && c != b' ' {
-            // a whitespace-delimited token holding a `/` is a path
-            let end = b[i..]
-                .iter()
-                .position(|&x| x == b' ')
-                .map_or(b.len(), |k| i + k);
-            if b[i..end].contains(&b'/') && end - i > 1 {
-                h = mix(h, 0x02);
-                i = end;
-                continue;
-            }
-        }
-        if fold.hashes && word_start && c.is_ascii_hexdigit() {
-            let end = b[i..]
-                .iter()
-                .position(|x| !x.is_ascii_alphanumeric() && *x != b'-')
-                .map_or(b.len(), |k| i + k);
-            let tok = &b[i..end];
-            let hexish = tok.iter().all(|x| x.is_ascii_hexdigit() || *x == b'-');
-            if hexish
-                && tok.len() >= 7
-                && tok.iter().any(u8::is_ascii_digit)
-                && tok.iter().any(u8::is_ascii_alphabetic)
-            {
-                h = mix(h, 0x03);
-                i = end;
-                continue;
-            }
-        }
-        if fold.numbers && c.is_ascii_digit() {
-            while i < b.len()
-                && (b[i].is_ascii_digit()
-                    || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
-            {
-                i += 1;
-            }
-            h = mix(h, 0x01);
+        if let Some((kind, end)) = folded_token(b, i, fold) {
+            h.byte(kind);
+            i = end;
             continue;
         }
-        h = mix(h, c);
+        h.byte(b[i]);
         i += 1;
     }
-    h
+    h.finish()
+}
+
+/// The end of the token starting at `i` that `shape` folds into one placeholder, if any:
+/// a number (digits with decimal points), a hash (≥7 hex chars mixing digits and letters),
+/// or with `paths`, a whitespace-delimited token holding a `/`.
+#[inline]
+fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
+    let c = b[i];
+    if fold.paths && (i == 0 || b[i - 1] == b' ') && c != b' ' {
+        let end = b[i..]
+            .iter()
+            .position(|&x| x == b' ')
+            .map_or(b.len(), |k| i + k);
+        if end - i > 1 && b[i..end].contains(&b'/') {
+            return Some((2, end));
+        }
+    }
+    // a hash starts a token (not after a letter, digit or `-`) and is hex to its end
+    if fold.hashes
+        && c.is_ascii_hexdigit()
+        && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'))
+    {
+        let (mut j, mut digit, mut alpha) = (i, false, false);
+        while j < b.len() {
+            match b[j] {
+                b'0'..=b'9' => digit = true,
+                b'a'..=b'f' | b'A'..=b'F' => alpha = true,
+                b'-' => {}
+                _ => break,
+            }
+            j += 1;
+        }
+        if j - i >= 7 && digit && alpha && (j == b.len() || !b[j].is_ascii_alphanumeric()) {
+            return Some((3, j));
+        }
+    }
+    if fold.numbers && c.is_ascii_digit() {
+        let mut j = i;
+        while j < b.len()
+            && (b[j].is_ascii_digit()
+                || (b[j] == b'.' && b.get(j + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            j += 1;
+        }
+        return Some((1, j));
+    }
+    None
+}
+
+/// Do two lines have the same shape? Walks both at once and stops at the first
+/// difference, which for unrelated lines comes early. Agrees with `shape` equality.
+pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match (folded_token(a, i, fold), folded_token(b, j, fold)) {
+            (Some((ka, ea)), Some((kb, eb))) => {
+                if ka != kb {
+                    return false;
+                }
+                i = ea;
+                j = eb;
+            }
+            (None, None) => {
+                if a[i] != b[j] {
+                    return false;
+                }
+                i += 1;
+                j += 1;
+            }
+            _ => return false,
+        }
+    }
+    i == a.len() && j == b.len()
 }
 
 #[cfg(test)]
@@ -138,6 +208,39 @@ mod tests {
             ),
             "no digit: a word"
         );
+    }
+
+    #[test]
+    fn same_shape_agrees_with_the_hash() {
+        let lines = [
+            "Downloading 1/100 (3.5 MB)",
+            "Downloading 99/100 (12.25 MB)",
+            "commit 3f2a9c1d done",
+            "commit 9b8e7d6c done",
+            "INFO ok",
+            "WARN ok",
+            "compiling src/a.rs",
+            "compiling lib/b/c.rs",
+            "",
+            "x",
+        ];
+        for fold in [
+            Fold::default(),
+            Fold {
+                paths: true,
+                ..Fold::default()
+            },
+        ] {
+            for a in lines {
+                for b in lines {
+                    assert_eq!(
+                        same_shape(a, b, fold),
+                        shape(a, fold) == shape(b, fold),
+                        "{a:?} vs {b:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -140,15 +140,19 @@ const STEMS: &[Stem] = &[
     },
 ];
 
+/// Case-sensitive over lowercased text, so the SIMD literal prefilter applies.
 fn automaton() -> &'static AhoCorasick {
     static AC: OnceLock<AhoCorasick> = OnceLock::new();
     AC.get_or_init(|| {
         AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
             .build(STEMS.iter().map(|s| s.text))
             .expect("static keyword list compiles")
     })
+}
+
+thread_local! {
+    static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn is_word(b: u8) -> bool {
@@ -157,9 +161,17 @@ fn is_word(b: u8) -> bool {
 
 /// The strongest signal level of a line.
 pub fn classify(line: &str) -> Level {
-    let b = line.as_bytes();
+    LOWER.with(|buf| {
+        let mut lower = buf.borrow_mut();
+        lower.clear();
+        lower.extend(line.bytes().map(|c| c.to_ascii_lowercase()));
+        classify_lowered(line.as_bytes(), &lower)
+    })
+}
+
+fn classify_lowered(b: &[u8], lower: &[u8]) -> Level {
     let mut best = Level::None;
-    for m in automaton().find_iter(b) {
+    for m in automaton().find_iter(lower) {
         let stem = &STEMS[m.pattern().as_usize()];
         if stem.level <= best {
             continue;
