@@ -361,7 +361,7 @@ impl<'p> Session<'p> {
         } else if let Some(msg) = self
             .engine
             .match_output_message()
-            .filter(|_| !failed && errors == 0)
+            .filter(|_| !failed && errors == 0 && warnings == 0)
         {
             kinds.push("match-output-summary".into());
             let filtered = self.raw.lines;
