@@ -486,7 +486,10 @@ impl<'p> Session<'p> {
         // Outputs that compaction does not shrink meaningfully pass through, cleaned
         // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
         let mut decision = decision;
-        if !plan.no_omit {
+        // A matchOutput summary is the rule author's chosen wording ("npm install: up to
+        // date"); it stands even when the output was short.
+        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        if !plan.no_omit && !summarized {
             if let Some(raw) = self.raw_bytes() {
                 let reduced_tokens = tokens::estimate(&text);
                 let raw_tokens = self.raw.tokens;
