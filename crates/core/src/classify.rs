@@ -394,7 +394,10 @@ mod tests {
         assert_eq!(classify("exec", &env, &[]).rule.id(), "task/env");
         // plain assignments through env: the program's own rule
         let plain = n("env RUST_BACKTRACE=1 cargo install --path .");
-        assert_eq!(classify("exec", &plain, &[]).rule.id(), "install/cargo-install");
+        assert_eq!(
+            classify("exec", &plain, &[]).rule.id(),
+            "install/cargo-install"
+        );
         assert!(n("cargo test").typed_argv.is_empty());
     }
 }

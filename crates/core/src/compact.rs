@@ -451,7 +451,10 @@ impl<'p> Session<'p> {
         } else {
             lines.extend(body.lines.iter().cloned());
         }
-        if left_out > 0 && body.lines.iter().any(|l| !l.is_empty()) {
+        // A matchOutput message stands for the whole output by the rule's design
+        // ("npm install: up to date"): no marker after it.
+        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        if left_out > 0 && !summarized && body.lines.iter().any(|l| !l.is_empty()) {
             let total = self.raw.lines;
             let how = fin
                 .recover_hint
@@ -486,9 +489,8 @@ impl<'p> Session<'p> {
         // Outputs that compaction does not shrink meaningfully pass through, cleaned
         // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
         let mut decision = decision;
-        // A matchOutput summary is the rule author's chosen wording ("npm install: up to
-        // date"); it stands even when the output was short.
-        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        // A matchOutput summary is the rule author's chosen wording; it stands even when
+        // the output was short.
         if !plan.no_omit && !summarized {
             if let Some(raw) = self.raw_bytes() {
                 let reduced_tokens = tokens::estimate(&text);
