@@ -116,7 +116,7 @@ impl Structured for NpmLs {
         }
         let mut facts = vec![("package".to_string(), self.entries)];
         if self.deduped > 0 {
-            facts.push(("deduped".to_string(), self.deduped));
+            facts.push(("deduped entry".to_string(), self.deduped));
         }
         facts.push(("problem".to_string(), self.problems));
         Some(StructuredOutput {
