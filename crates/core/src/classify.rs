@@ -241,6 +241,14 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
         argv: &norm.argv,
         command: &norm.command,
     };
+    // The command as typed (`env -u X node a.js`), before prefixes were stripped: a rule
+    // written for the prefix itself (task/env) may match it; the best score counts.
+    let typed_command = (!norm.typed_argv.is_empty()).then(|| crate::shell::join(&norm.typed_argv));
+    let typed = typed_command.as_deref().map(|command| Subject {
+        tool_name,
+        argv: &norm.typed_argv,
+        command,
+    });
     let mut scored: Vec<(RuleRef<'a>, f64, Vec<&'static str>)> = Vec::new();
     let overridden = |id: &str| file_rules.iter().any(|f| f.rule.id == id);
     let candidates = BUILTIN_RULES
@@ -253,7 +261,18 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
             continue;
         }
         let mut why = Vec::new();
-        if let Some(sc) = score_match(r.matcher(), &subject, &mut why) {
+        let mut score = score_match(r.matcher(), &subject, &mut why);
+        if let Some(t) = &typed {
+            let mut why_t = Vec::new();
+            if let Some(st) = score_match(r.matcher(), t, &mut why_t) {
+                if score.is_none_or(|se| st > se) {
+                    score = Some(st);
+                    why = why_t;
+                    why.push("as typed, before the prefix was stripped");
+                }
+            }
+        }
+        if let Some(sc) = score {
             // an empty match (only possible in a user rule verify rejects) never wins
             if why.is_empty() {
                 continue;
@@ -364,5 +383,21 @@ mod tests {
             score_match(MatchRef::Owned(&more), &s2, &mut w)
                 > score_match(MatchRef::Owned(&narrow), &s2, &mut w)
         );
+    }
+
+    #[test]
+    fn a_rule_for_the_prefix_may_match_the_command_as_typed() {
+        let n = |c: &str| crate::normalize::normalize(Some(c), None);
+        let env = n("env -u NODE_OPTIONS node script.js");
+        assert_eq!(env.argv[0], "node");
+        assert_eq!(env.typed_argv[0], "env");
+        assert_eq!(classify("exec", &env, &[]).rule.id(), "task/env");
+        // plain assignments through env: the program's own rule
+        let plain = n("env RUST_BACKTRACE=1 cargo install --path .");
+        assert_eq!(
+            classify("exec", &plain, &[]).rule.id(),
+            "install/cargo-install"
+        );
+        assert!(n("cargo test").typed_argv.is_empty());
     }
 }

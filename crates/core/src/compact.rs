@@ -378,7 +378,7 @@ impl<'p> Session<'p> {
         } else if let Some(msg) = self
             .engine
             .match_output_message()
-            .filter(|_| !failed && errors == 0)
+            .filter(|_| !failed && errors == 0 && warnings == 0)
         {
             kinds.push("match-output-summary".into());
             let filtered = self.raw.lines;
@@ -468,7 +468,10 @@ impl<'p> Session<'p> {
         } else {
             lines.extend(body.lines.iter().cloned());
         }
-        if left_out > 0 && body.lines.iter().any(|l| !l.is_empty()) {
+        // A matchOutput message stands for the whole output by the rule's design
+        // ("npm install: up to date"): no marker after it.
+        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        if left_out > 0 && !summarized && body.lines.iter().any(|l| !l.is_empty()) {
             let total = self.raw.lines;
             let how = fin
                 .recover_hint
@@ -503,7 +506,9 @@ impl<'p> Session<'p> {
         // Outputs that compaction does not shrink meaningfully pass through, cleaned
         // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
         let mut decision = decision;
-        if !plan.no_omit {
+        // A matchOutput summary is the rule author's chosen wording; it stands even when
+        // the output was short.
+        if !plan.no_omit && !summarized {
             if let Some(raw) = self.raw_bytes() {
                 let reduced_tokens = tokens::estimate(&text);
                 let raw_tokens = self.raw.tokens;

@@ -44,6 +44,9 @@ pub struct Normalized {
     pub command: String,
     /// Its argv (empty when compound or unknown).
     pub argv: Vec<String>,
+    /// The same command as typed, before `env …`/`sudo`/`time`… prefixes were stripped
+    /// (empty when nothing was stripped). Rules may also match this form.
+    pub typed_argv: Vec<String>,
     pub via: Via,
     /// Two or more substantive commands in sequence.
     pub compound: bool,
@@ -153,6 +156,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             shell_body: None,
             command: String::new(),
             argv: Vec::new(),
+            typed_argv: Vec::new(),
             via: Via::Original,
             compound: false,
             pipeline: Vec::new(),
@@ -219,8 +223,17 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             .flatten()
     });
 
+    let mut typed_argv = Vec::new();
     let (argv, stages, exact_read) = match chosen.filter(|_| !compound) {
         Some((_, p)) => {
+            let typed: Vec<Vec<String>> = p
+                .commands
+                .iter()
+                .map(|c| match c {
+                    Command::Simple(sc) => strip_keywords(&sc.argv()),
+                    Command::Subshell(_) | Command::Group(_) => Vec::new(),
+                })
+                .collect();
             let stages: Vec<Vec<String>> = p
                 .commands
                 .iter()
@@ -248,6 +261,9 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
                 ));
             }
             let argv = stages.get(idx).cloned().unwrap_or_default();
+            if let Some(t) = typed.get(idx).filter(|t| **t != argv) {
+                typed_argv = t.clone();
+            }
             let exact = is_exact_read(&stages, idx);
             (argv, stages, exact)
         }
@@ -266,6 +282,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
         shell_body: body,
         command,
         argv,
+        typed_argv,
         via,
         compound,
         pipeline: stages,

@@ -172,6 +172,11 @@ impl Track {
         }
     }
 
+    #[cfg(test)]
+    pub(crate) fn push_for_test(&mut self, e: Entry) {
+        self.push(e);
+    }
+
     fn evict(&mut self, old: Entry) {
         if old.keep && self.kept.len() < MAX_KEPT_ENTRIES && self.kept_bytes < MAX_KEPT_BYTES {
             self.kept_bytes += old.text.len() + old.last_text.as_ref().map_or(0, String::len);

@@ -30,11 +30,14 @@ pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -
     let mut kept_middle = 0u64;
     let mut hidden_repeats = track.hidden_repeats.clone();
     let ring_len = track.ring.len();
+    let head_len = track.head.len();
+    // The head buffer may hold more entries than this run shows from the start (it is
+    // sized for the failure head): those near the end still belong to the tail window.
     let all = track
         .head
         .iter()
         .enumerate()
-        .map(|(i, e)| (e, i < head, false))
+        .map(|(i, e)| (e, i < head || i + tail >= head_len + ring_len, false))
         .chain(track.kept.iter().map(|e| (e, false, true)))
         .chain(
             track
@@ -194,6 +197,51 @@ pub fn pluralize(count: u64, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry(n: u64) -> Entry {
+        Entry {
+            first: n,
+            last: n,
+            text: format!("line {n}"),
+            last_text: None,
+            second_text: None,
+            count: 1,
+            identical: true,
+            keep: false,
+            level: Level::None,
+            shape: n,
+            group: None,
+            repeat_of: None,
+            omitted_before: 0,
+            omitted_signals_before: 0,
+            filtered_before: 0,
+            block_start: false,
+        }
+    }
+
+    #[test]
+    fn tail_window_reaches_into_the_head_buffer() {
+        // head buffer sized 15 (failure head), success shows head 3 + tail 4 of 12 lines
+        let mut t = Track::new(15, 40, false);
+        for n in 1..=12 {
+            t.push_for_test(entry(n));
+        }
+        let body = render_track(&t, 3, 4, true);
+        assert_eq!(
+            body.lines,
+            vec![
+                "line 1",
+                "line 2",
+                "line 3",
+                "... 5 lines omitted ...",
+                "line 9",
+                "line 10",
+                "line 11",
+                "line 12"
+            ]
+        );
+        assert_eq!(body.omitted, 5);
+    }
 
     #[test]
     fn plurals() {

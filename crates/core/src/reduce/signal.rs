@@ -134,6 +134,11 @@ const STEMS: &[Stem] = &[
         suffixes: &["", "s", "ing", "ings"],
     },
     Stem {
+        text: "vulnerabilit",
+        level: Level::Warning,
+        suffixes: &["y", "ies"],
+    },
+    Stem {
         text: "deprecat",
         level: Level::Warning,
         suffixes: &["ed", "ion", "ions"],
@@ -297,6 +302,8 @@ mod tests {
             "WARN slow",
             "DeprecationWarning: old",
             "npm warn deprecated x@1",
+            "3 vulnerabilities (1 low, 2 high)",
+            "1 high severity vulnerability",
         ] {
             assert_eq!(classify(l), Level::Warning, "{l}");
         }
@@ -317,6 +324,7 @@ mod tests {
             "test result: ok. 3 passed; 0 failed",
             "all good",
             "mirror of failsafe",
+            "found 0 vulnerabilities",
         ] {
             assert_eq!(classify(l), Level::None, "{l}");
         }

@@ -38,13 +38,24 @@ pub trait Structured {
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;
 }
 
+pub mod apt;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod npm_ls;
+pub mod pip;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
+pub const NAMES: &[&str] = &[
+    "git-status",
+    "git-diff",
+    "git-log",
+    "help",
+    "npm-ls",
+    "pip",
+    "apt",
+];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -58,6 +69,9 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "npm-ls" => Box::<npm_ls::NpmLs>::default(),
+        "pip" => Box::<pip::Pip>::default(),
+        "apt" => Box::<apt::Apt>::default(),
         _ => return None,
     })
 }

@@ -1,0 +1,336 @@
+//! `apt`/`apt-get` install, remove and upgrade.
+//!
+//! Kept verbatim: the package lists (`The following NEW packages will be installed:`
+//! and the indented names under it), the counts line, download and disk sizes,
+//! `E:`/`W:` messages, dpkg errors, config-file notes and every error/warning line.
+//! `Setting up pkg:arch (version) ...` lines fold into one `Set up (N): pkg version, …`
+//! line (likewise `Removing`, and the simulated `Inst`/`Remv` lines of `-s`).
+//! Download (`Get:`), unpack, database progress, trigger lines and the chatter of
+//! maintainer scripts are dropped and counted.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::signal::{self, Level};
+use crate::reduce::text::clip_line;
+
+/// Lines kept at most (besides the folded lists).
+const MAX_LINES: usize = 800;
+/// Entries per folded list at most; the rest are counted.
+const MAX_ITEMS: usize = 5000;
+
+#[derive(Default)]
+struct Folded {
+    at: Option<usize>,
+    items: Vec<String>,
+    count: u64,
+}
+
+impl Folded {
+    fn add(&mut self, at: usize, item: String) {
+        self.at.get_or_insert(at);
+        self.count += 1;
+        if self.items.len() < MAX_ITEMS {
+            self.items.push(item);
+        }
+    }
+
+    fn line(&self, label: &str) -> String {
+        let mut s = format!("{label} ({}): {}", self.count, self.items.join(", "));
+        let more = self.count - self.items.len() as u64;
+        if more > 0 {
+            s.push_str(&format!(", … (+{more} more)"));
+        }
+        s
+    }
+}
+
+#[derive(Default)]
+pub struct Apt {
+    lines: Vec<String>,
+    set_up: Folded,
+    removed: Folded,
+    inst: Folded,
+    remv: Folded,
+    in_list: bool,
+    in_dpkg: bool,
+    filtered: u64,
+    omitted: u64,
+    recognized: u64,
+}
+
+const NOISE: &[&str] = &[
+    "Reading package lists",
+    "Building dependency tree",
+    "Reading state information",
+    "Calculating upgrade",
+    "Get:",
+    "Hit:",
+    "Ign:",
+    "Fetched ",
+    "Selecting previously unselected package ",
+    "(Reading database ...",
+    "Preparing to unpack ",
+    "Unpacking ",
+    "Processing triggers for ",
+    "debconf: ",
+    "WARNING: apt does not have a stable CLI interface",
+    "invoke-rc.d: could not determine current runlevel",
+    "invoke-rc.d: policy-rc.d denied execution",
+    "update-alternatives: using ",
+    "Leaving 'diversion of ",
+    "Conf ",
+];
+
+/// `libssl3:amd64 (3.0.22-1~deb12u2) ...` → `libssl3 3.0.22-1~deb12u2`.
+fn name_version(rest: &str) -> String {
+    let rest = rest.trim_end().trim_end_matches("...").trim_end();
+    let (name, ver) = match rest.split_once(' ') {
+        Some((n, v)) => (n, v.trim()),
+        None => (rest, ""),
+    };
+    let name = name.split(':').next().unwrap_or(name);
+    let ver = ver.trim_start_matches('(');
+    let ver = ver.split(')').next().unwrap_or(ver).trim();
+    if ver.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} {ver}")
+    }
+}
+
+/// `Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian-Security:12/… [amd64]) []`
+/// → `jq 1.6-2.1+deb12u1 -> 1.6-2.1+deb12u3` (or `jq 1.6-2.1+deb12u3` when new).
+fn inst_entry(rest: &str) -> String {
+    let mut words = rest.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let tail: Vec<&str> = words.collect();
+    let old = tail
+        .first()
+        .filter(|w| w.starts_with('[') && w.ends_with(']'))
+        .map(|w| w.trim_matches(|c| c == '[' || c == ']'));
+    let new = tail
+        .iter()
+        .find(|w| w.starts_with('('))
+        .map(|w| w.trim_start_matches('('));
+    match (old, new) {
+        (Some(o), Some(n)) => format!("{name} {o} -> {n}"),
+        (None, Some(n)) => format!("{name} {n}"),
+        (Some(o), None) => format!("{name} {o}"),
+        (None, None) => name.to_string(),
+    }
+}
+
+impl Apt {
+    fn keep(&mut self, line: &str) {
+        if self.lines.len() >= MAX_LINES {
+            self.omitted += 1;
+            return;
+        }
+        self.lines.push(clip_line(line, 2000).into_owned());
+    }
+}
+
+impl Structured for Apt {
+    fn push(&mut self, line: &str) {
+        if line.trim().is_empty() {
+            self.in_list = false;
+            return;
+        }
+        let at = self.lines.len();
+        // indented package names under a list header, and dpkg's error list
+        if (self.in_list || self.in_dpkg) && line.starts_with(' ') {
+            self.keep(line);
+            return;
+        }
+        self.in_list = false;
+        self.in_dpkg = false;
+        if NOISE.iter().any(|p| line.starts_with(p)) {
+            self.recognized += 1;
+            self.filtered += 1;
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("Setting up ") {
+            self.recognized += 1;
+            self.set_up.add(at, name_version(rest));
+            return;
+        }
+        if let Some(rest) = line
+            .strip_prefix("Removing ")
+            .or_else(|| line.strip_prefix("Purging configuration files for "))
+        {
+            self.recognized += 1;
+            self.removed.add(at, name_version(rest));
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("Inst ") {
+            self.recognized += 1;
+            self.inst.add(at, inst_entry(rest));
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("Remv ") {
+            self.recognized += 1;
+            self.remv.add(at, inst_entry(rest));
+            return;
+        }
+        let header = line.ends_with(':')
+            && (line.starts_with("The following ")
+                || line.starts_with("Suggested packages")
+                || line.starts_with("Recommended packages"));
+        if header {
+            self.recognized += 1;
+            self.in_list = true;
+            self.keep(line);
+            return;
+        }
+        if line.starts_with("Errors were encountered while processing:") {
+            self.in_dpkg = true;
+            self.keep(line);
+            return;
+        }
+        let known = line.starts_with("E: ")
+            || line.starts_with("W: ")
+            || line.starts_with("N: ")
+            || line.starts_with("dpkg: ")
+            || line.starts_with("Need to get ")
+            || line.starts_with("After this operation")
+            || line.starts_with("Installing new version of config file ")
+            || line.contains(" is already the newest version")
+            || (line.contains(" upgraded, ") && line.contains(" newly installed"));
+        if known {
+            self.recognized += 1;
+            self.keep(line);
+            return;
+        }
+        // Once packages are being configured, other output is maintainer-script chatter:
+        // only its error and warning lines stay.
+        let configuring = self.set_up.count > 0 || self.removed.count > 0;
+        if configuring && signal::classify(line) == Level::None {
+            self.filtered += 1;
+            return;
+        }
+        self.keep(line);
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.recognized == 0 {
+            return None;
+        }
+        let mut lines = self.lines;
+        let mut folded: Vec<(usize, String)> = Vec::new();
+        for (f, label) in [
+            (&self.inst, "Inst (simulated)"),
+            (&self.remv, "Remv (simulated)"),
+            (&self.removed, "Removed"),
+            (&self.set_up, "Set up"),
+        ] {
+            if let Some(at) = f.at {
+                folded.push((at, f.line(label)));
+            }
+        }
+        // insert from the back so earlier positions stay valid
+        folded.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+        for (at, l) in folded {
+            lines.insert(at.min(lines.len()), l);
+        }
+        if self.omitted > 0 {
+            lines.push(format!("... {} more lines not shown ...", self.omitted));
+        }
+        let mut facts = Vec::new();
+        if self.set_up.count > 0 {
+            facts.push(("package set up".to_string(), self.set_up.count));
+        }
+        if self.removed.count > 0 {
+            facts.push(("package removed".to_string(), self.removed.count));
+        }
+        // folded lines are summarized (one line per list), not lost
+        let folded_lines = [&self.set_up, &self.removed, &self.inst, &self.remv]
+            .iter()
+            .map(|f| f.count.saturating_sub(1))
+            .sum::<u64>();
+        Some(StructuredOutput {
+            name: "apt",
+            lines,
+            facts,
+            omitted: self.omitted,
+            filtered: self.filtered + folded_lines,
+            facts_line: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut r = Box::<Apt>::default();
+        for l in text.lines() {
+            r.push(l);
+        }
+        r.finish(0)
+    }
+
+    #[test]
+    fn install_lists_and_versions() {
+        let out = run("Reading package lists...
+Building dependency tree...
+The following NEW packages will be installed:
+  figlet sl
+0 upgraded, 2 newly installed, 0 to remove and 3 not upgraded.
+Need to get 150 kB of archives.
+Get:1 http://deb.debian.org/debian bookworm/main amd64 figlet amd64 2.2.5-3+b1 [137 kB]
+Selecting previously unselected package figlet.
+Preparing to unpack .../figlet_2.2.5-3+b1_amd64.deb ...
+Unpacking figlet (2.2.5-3+b1) ...
+Setting up sl (5.02-1+b1) ...
+Setting up figlet:amd64 (2.2.5-3+b1) ...
+update-alternatives: using /usr/bin/figlet-figlet to provide /usr/bin/figlet (figlet) in auto mode
+Processing triggers for man-db (2.11.2-2) ...
+")
+        .unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "The following NEW packages will be installed:",
+                "  figlet sl",
+                "0 upgraded, 2 newly installed, 0 to remove and 3 not upgraded.",
+                "Need to get 150 kB of archives.",
+                "Set up (2): sl 5.02-1+b1, figlet 2.2.5-3+b1",
+            ]
+        );
+        assert!(out.facts.contains(&("package set up".into(), 2)));
+    }
+
+    #[test]
+    fn errors_and_script_warnings_stay() {
+        let out = run("Setting up ca-certificates (20250419) ...
+Updating certificates in /etc/ssl/certs...
+rehash: warning: skipping ca-certificates.crt,it does not contain exactly one certificate or CRL
+E: Sub-process /usr/bin/dpkg returned an error code (1)
+")
+        .unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "Set up (1): ca-certificates 20250419",
+                "rehash: warning: skipping ca-certificates.crt,it does not contain exactly one certificate or CRL",
+                "E: Sub-process /usr/bin/dpkg returned an error code (1)",
+            ]
+        );
+    }
+
+    #[test]
+    fn simulated_upgrade() {
+        let out = run("Inst jq [1.6-2.1+deb12u1] (1.6-2.1+deb12u3 Debian-Security:12/oldstable-security [amd64]) []
+Conf jq (1.6-2.1+deb12u3 Debian-Security:12/oldstable-security [amd64])
+").unwrap();
+        assert_eq!(
+            out.lines,
+            vec!["Inst (simulated) (1): jq 1.6-2.1+deb12u1 -> 1.6-2.1+deb12u3"]
+        );
+    }
+
+    #[test]
+    fn not_apt_output() {
+        assert!(run("hello\nworld\n").is_none());
+    }
+}

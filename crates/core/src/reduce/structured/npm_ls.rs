@@ -1,0 +1,198 @@
+//! `npm ls` / `npm list`: the dependency tree with its drawing folded to indentation.
+//!
+//! Every package and version stays, one per line, indented two spaces per level
+//! (`├─┬ `, `│ └── `, `+--`, `` `-- `` cost several tokens each and say nothing the
+//! indentation does not). Problem marks (`UNMET DEPENDENCY`, `invalid`, `extraneous`,
+//! `missing`) and every `npm error` line stay as they are.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+/// Tree lines listed at most; the rest are counted (bounded memory).
+const MAX_ENTRIES: usize = 5000;
+/// Other lines (errors, notes) kept at most.
+const MAX_OTHER: usize = 400;
+
+#[derive(Default)]
+pub struct NpmLs {
+    lines: Vec<String>,
+    entries: u64,
+    problems: u64,
+    deduped: u64,
+    other: u64,
+    omitted: u64,
+    roots: u64,
+}
+
+/// Split a tree line into (depth, rest) when it starts with tree drawing.
+fn tree_entry(line: &str) -> Option<(usize, &str)> {
+    let mut width = 0usize;
+    let mut end = 0usize;
+    let mut saw_branch = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '├' | '└' | '+' | '`' => saw_branch = true,
+            '│' | '|' | '─' | '┬' | '-' | ' ' => {}
+            _ => {
+                end = i;
+                break;
+            }
+        }
+        width += 1;
+        end = i + c.len_utf8();
+    }
+    if !saw_branch || end >= line.len() || width < 4 {
+        return None;
+    }
+    let rest = &line[end..];
+    // `├── name@1.0.0`: the branch mark is the last 4 columns of the prefix.
+    Some(((width - 4) / 2, rest))
+}
+
+fn is_problem(s: &str) -> bool {
+    s.contains("UNMET ")
+        || s.ends_with(" invalid")
+        || s.contains(" invalid:")
+        || s.contains(" invalid ")
+        || s.ends_with(" extraneous")
+        || s.contains("extraneous")
+        || s.starts_with("missing")
+}
+
+impl Structured for NpmLs {
+    fn push(&mut self, line: &str) {
+        if let Some((depth, rest)) = tree_entry(line) {
+            self.entries += 1;
+            if is_problem(rest) {
+                self.problems += 1;
+            }
+            if rest.ends_with(" deduped") {
+                self.deduped += 1;
+            }
+            if self.lines.len() >= MAX_ENTRIES + MAX_OTHER {
+                self.omitted += 1;
+                return;
+            }
+            let mut s = String::with_capacity(rest.len() + 2 * depth + 2);
+            for _ in 0..=depth {
+                s.push_str("  ");
+            }
+            s.push_str(&clip_line(rest, 1000));
+            self.lines.push(s);
+            return;
+        }
+        if line.trim().is_empty() {
+            return;
+        }
+        // the root line: `name@1.0.0 /path/to/project` (or a workspace root)
+        let root_like = !line.starts_with(' ')
+            && !line.starts_with("npm ")
+            && line
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('@'));
+        if root_like {
+            self.roots += 1;
+        } else {
+            self.other += 1;
+        }
+        if self.lines.len() >= MAX_ENTRIES + MAX_OTHER {
+            self.omitted += 1;
+            return;
+        }
+        self.lines.push(clip_line(line, 2000).into_owned());
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.roots == 0 && self.entries == 0 {
+            return None;
+        }
+        let mut lines = self.lines;
+        if self.omitted > 0 {
+            lines.push(format!(
+                "... {} more lines not listed (tree cut at {MAX_ENTRIES} entries) ...",
+                self.omitted
+            ));
+        }
+        let mut facts = vec![("package".to_string(), self.entries)];
+        if self.deduped > 0 {
+            facts.push(("deduped entry".to_string(), self.deduped));
+        }
+        facts.push(("problem".to_string(), self.problems));
+        Some(StructuredOutput {
+            name: "npm-ls",
+            lines,
+            facts,
+            omitted: self.omitted,
+            filtered: 0,
+            facts_line: self.problems > 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut r = Box::<NpmLs>::default();
+        for l in text.lines() {
+            r.push(l);
+        }
+        r.finish(0)
+    }
+
+    #[test]
+    fn tree_folds_to_indentation() {
+        let out = run("app@1.0.0 /repo\n├─┬ debug@4.4.3\n│ └── ms@2.1.3 deduped\n├── ms@2.1.3\n└─┬ express@4.22.1\n  ├─┬ body-parser@1.20.3\n  │ └── bytes@3.1.2\n  └── UNMET DEPENDENCY qs@^6\n\nnpm error missing: qs@^6, required by express@4.22.1\n").unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "app@1.0.0 /repo",
+                "  debug@4.4.3",
+                "    ms@2.1.3 deduped",
+                "  ms@2.1.3",
+                "  express@4.22.1",
+                "    body-parser@1.20.3",
+                "      bytes@3.1.2",
+                "    UNMET DEPENDENCY qs@^6",
+                "npm error missing: qs@^6, required by express@4.22.1",
+            ]
+        );
+        assert!(out.facts.contains(&("package".into(), 7)));
+        assert!(out.facts.contains(&("problem".into(), 1)));
+    }
+
+    #[test]
+    fn ascii_tree() {
+        let out =
+            run("app@1.0.0 /repo\n+-- a@1.0.0\n| `-- b@2.0.0 invalid\n`-- c@3.0.0 extraneous\n")
+                .unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "app@1.0.0 /repo",
+                "  a@1.0.0",
+                "    b@2.0.0 invalid",
+                "  c@3.0.0 extraneous"
+            ]
+        );
+        assert!(out.facts.contains(&("problem".into(), 2)));
+    }
+
+    #[test]
+    fn not_a_tree() {
+        assert!(run("npm error code ENOENT\nnpm error syscall open\n").is_none());
+    }
+
+    #[test]
+    fn bounded() {
+        let mut text = String::from("app@1.0.0 /repo\n");
+        for i in 0..(MAX_ENTRIES + MAX_OTHER + 10) {
+            text.push_str(&format!("├── p{i}@1.0.0\n"));
+        }
+        let out = run(&text).unwrap();
+        assert!(out.lines.len() <= MAX_ENTRIES + MAX_OTHER + 1);
+        assert_eq!(out.omitted, 11);
+    }
+}

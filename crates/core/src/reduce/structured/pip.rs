@@ -1,0 +1,218 @@
+//! `pip install` / `pip uninstall` (and `python -m pip …`).
+//!
+//! What was installed stays verbatim (`Successfully installed a-1.0 b-2.0`), as do
+//! errors, warnings and the resolver's explanations. `Requirement already satisfied:`
+//! lines (one per requirement, each with a site-packages path) fold into one line
+//! listing every `name version`. Collecting/Downloading/progress/build-step lines
+//! are dropped and counted.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+/// Lines kept at most (besides the already-satisfied summary).
+const MAX_LINES: usize = 600;
+/// Already-satisfied requirements listed at most; the rest are counted.
+const MAX_SATISFIED: usize = 1000;
+
+#[derive(Default)]
+pub struct Pip {
+    lines: Vec<String>,
+    /// Index in `lines` where the already-satisfied summary goes.
+    satisfied_at: Option<usize>,
+    satisfied: Vec<String>,
+    satisfied_count: u64,
+    filtered: u64,
+    omitted: u64,
+    recognized: u64,
+    installed: u64,
+}
+
+const NOISE_PREFIXES: &[&str] = &[
+    "Looking in indexes: ",
+    "Looking in links: ",
+    "Collecting ",
+    "Obtaining ",
+    "Processing ",
+    "Building wheels for collected packages: ",
+    "[notice] ",
+    "INFO: pip is looking at multiple versions of ",
+    "INFO: This is taking longer than usual.",
+];
+
+const NOISE_INDENTED: &[&str] = &[
+    "Downloading ",
+    "Using cached ",
+    "Obtaining dependency information",
+    "Preparing metadata",
+    "Getting requirements to build",
+    "Installing build dependencies",
+    "Installing backend dependencies",
+    "Building wheel for ",
+    "Created wheel for ",
+    "Stored in directory: ",
+    "Attempting uninstall: ",
+    "Found existing installation: ",
+    "Uninstalling ",
+    "Running setup.py ",
+    "File was already downloaded ",
+];
+
+fn is_progress(t: &str) -> bool {
+    let mut chars = t.chars();
+    matches!(chars.next(), Some('━' | '╸' | '╺' | '─' | '|' | '█'))
+        && (t.contains(" eta ") || t.contains('%') || t.contains("/s"))
+}
+
+/// `Requirement already satisfied: idna<4,>=2.5 in ./venv/… (from requests) (3.20)`
+/// → `idna 3.20`.
+fn satisfied_entry(rest: &str) -> String {
+    let name_end = rest
+        .find(|c: char| "<>=!~[;( ".contains(c))
+        .unwrap_or(rest.len());
+    let name = &rest[..name_end];
+    let version = rest
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|s| s.rfind('(').map(|k| &s[k + 1..]))
+        .filter(|v| v.chars().next().is_some_and(|c| c.is_ascii_digit()));
+    match version {
+        Some(v) => format!("{name} {v}"),
+        None => name.to_string(),
+    }
+}
+
+impl Structured for Pip {
+    fn push(&mut self, line: &str) {
+        let t = line.trim_start();
+        if let Some(rest) = line.strip_prefix("Requirement already satisfied: ") {
+            self.recognized += 1;
+            self.satisfied_count += 1;
+            if self.satisfied_at.is_none() {
+                self.satisfied_at = Some(self.lines.len());
+            }
+            if self.satisfied.len() < MAX_SATISFIED {
+                let e = satisfied_entry(rest);
+                if !self.satisfied.contains(&e) {
+                    self.satisfied.push(e);
+                }
+            }
+            return;
+        }
+        let indented = line.len() != t.len();
+        if NOISE_PREFIXES.iter().any(|p| line.starts_with(p))
+            || (indented && NOISE_INDENTED.iter().any(|p| t.starts_with(p)))
+            || is_progress(t)
+        {
+            self.recognized += 1;
+            self.filtered += 1;
+            return;
+        }
+        if line.starts_with("Successfully installed ") {
+            self.recognized += 1;
+            self.installed += line.split_whitespace().count().saturating_sub(2) as u64;
+        } else if line.starts_with("Installing collected packages: ")
+            || line.starts_with("ERROR: ")
+            || line.starts_with("WARNING: ")
+            || line.starts_with("Successfully ")
+        {
+            self.recognized += 1;
+        }
+        if line.trim().is_empty() && self.lines.last().is_none_or(|l| l.is_empty()) {
+            return;
+        }
+        if self.lines.len() >= MAX_LINES {
+            self.omitted += 1;
+            return;
+        }
+        self.lines.push(clip_line(line, 2000).into_owned());
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.recognized == 0 {
+            return None;
+        }
+        let mut lines = self.lines;
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        if let Some(at) = self.satisfied_at {
+            let listed = self.satisfied.len() as u64;
+            let mut s = format!(
+                "Requirement already satisfied ({}): {}",
+                self.satisfied_count,
+                self.satisfied.join(", ")
+            );
+            if self.satisfied_count > listed && listed as usize >= MAX_SATISFIED {
+                s.push_str(&format!(", … (+{} more)", self.satisfied_count - listed));
+            }
+            lines.insert(at.min(lines.len()), s);
+        }
+        if self.omitted > 0 {
+            lines.push(format!("... {} more lines not shown ...", self.omitted));
+        }
+        let mut facts = Vec::new();
+        if self.installed > 0 {
+            facts.push(("installed package".to_string(), self.installed));
+        }
+        if self.satisfied_count > 0 {
+            facts.push(("already satisfied".to_string(), self.satisfied_count));
+        }
+        // the folded already-satisfied lines are summarized, not lost
+        let folded = self.satisfied_count.saturating_sub(1);
+        Some(StructuredOutput {
+            name: "pip",
+            lines,
+            facts,
+            omitted: self.omitted,
+            filtered: self.filtered + folded,
+            facts_line: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut r = Box::<Pip>::default();
+        for l in text.lines() {
+            r.push(l);
+        }
+        r.finish(0)
+    }
+
+    #[test]
+    fn keeps_installed_folds_noise() {
+        let out = run("Collecting requests==2.32.3 (from -r requirements.txt (line 1))
+  Downloading requests-2.32.3-py3-none-any.whl (64 kB)
+     ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 64.9/64.9 kB 81.0 MB/s eta 0:00:00
+Requirement already satisfied: idna<4,>=2.5 in ./venv/lib/python3.11/site-packages (from requests) (3.20)
+Requirement already satisfied: six in ./venv/lib/python3.11/site-packages (1.17.0)
+Installing collected packages: requests
+Successfully installed requests-2.32.3
+").unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "Requirement already satisfied (2): idna 3.20, six 1.17.0",
+                "Installing collected packages: requests",
+                "Successfully installed requests-2.32.3",
+            ]
+        );
+        assert!(out.facts.contains(&("installed package".into(), 1)));
+        assert_eq!(out.filtered, 4);
+    }
+
+    #[test]
+    fn errors_stay() {
+        let out = run("ERROR: Could not find a version that satisfies the requirement nope==1.0 (from versions: none)\nERROR: No matching distribution found for nope==1.0\n").unwrap();
+        assert_eq!(out.lines.len(), 2);
+        assert!(out.lines[1].contains("No matching distribution found for nope==1.0"));
+    }
+
+    #[test]
+    fn not_pip_output() {
+        assert!(run("Usage: pip <command>\nsomething else\n").is_none());
+    }
+}
