@@ -245,6 +245,8 @@ pub struct LineEngine<'r> {
     context_after_left: usize,
     continuation_left: usize,
     groups: HashMap<u64, u32>,
+    /// Reused buffer for the signal scan.
+    lower: Vec<u8>,
 }
 
 impl<'r> LineEngine<'r> {
@@ -275,6 +277,7 @@ impl<'r> LineEngine<'r> {
             context_after_left: 0,
             continuation_left: 0,
             groups: HashMap::new(),
+            lower: Vec::new(),
         }
     }
 
@@ -362,7 +365,7 @@ impl<'r> LineEngine<'r> {
         }
 
         let level = if s.signals {
-            signal::classify(line)
+            signal::classify_with(line, &mut self.lower)
         } else {
             Level::None
         };

@@ -135,12 +135,46 @@ fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
     None
 }
 
-/// Do two lines have the same shape? Walks both at once and stops at the first
-/// difference, which for unrelated lines comes early. Agrees with `shape` equality.
+/// Do two lines have the same shape? Skips runs of equal bytes at once and looks at
+/// folding only where the lines differ, so unrelated lines are rejected quickly.
+/// Agrees with `shape` equality.
 pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
+    loop {
+        let n = a[i..]
+            .iter()
+            .zip(&b[j..])
+            .take_while(|(x, y)| x == y)
+            .count();
+        i += n;
+        j += n;
+        if i == a.len() && j == b.len() {
+            return true;
+        }
+        // The bytes just skipped are equal in both: back up to the start of the token
+        // the difference is in, so a number or hash is judged whole.
+        let mut k = 0;
+        while k < n && k < 64 && is_token_byte(a[i - k - 1]) {
+            k += 1;
+        }
+        if k > 0 {
+            match (folded_token(a, i - k, fold), folded_token(b, j - k, fold)) {
+                (Some((ka, ea)), Some((kb, eb))) => {
+                    if ka != kb {
+                        return false;
+                    }
+                    i = ea;
+                    j = eb;
+                    continue;
+                }
+                (None, None) => {}
+                _ => return false,
+            }
+        }
+        if i == a.len() || j == b.len() {
+            return false; // one line is a prefix of the other, beyond any fold
+        }
         match (folded_token(a, i, fold), folded_token(b, j, fold)) {
             (Some((ka, ea)), Some((kb, eb))) => {
                 if ka != kb {
@@ -149,17 +183,14 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
                 i = ea;
                 j = eb;
             }
-            (None, None) => {
-                if a[i] != b[j] {
-                    return false;
-                }
-                i += 1;
-                j += 1;
-            }
             _ => return false,
         }
     }
-    i == a.len() && j == b.len()
+}
+
+#[inline]
+fn is_token_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-' || c == b'.'
 }
 
 #[cfg(test)]
@@ -241,6 +272,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn same_shape_handles_tokens_that_differ_late() {
+        let f = Fold::default();
+        assert!(same_shape("x 12 y", "x 123 y", f));
+        assert!(same_shape("took 12ms", "took 12345ms", f));
+        assert!(same_shape("commit abc1234 ok", "commit abd5678 ok", f));
+        assert!(!same_shape("x 1234567abc", "x 1234567abz", f));
+        assert!(!same_shape("abc", "abcd", f));
+        assert!(!same_shape("run a", "run b", f));
+        assert!(same_shape("", "", f));
     }
 
     #[test]

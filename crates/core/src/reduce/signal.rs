@@ -156,22 +156,20 @@ fn automaton() -> &'static AhoCorasick {
     })
 }
 
-thread_local! {
-    static LOWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// The strongest signal level of a line.
 pub fn classify(line: &str) -> Level {
-    LOWER.with(|buf| {
-        let mut lower = buf.borrow_mut();
-        lower.clear();
-        lower.extend(line.bytes().map(|c| c.to_ascii_lowercase()));
-        classify_lowered(line.as_bytes(), &lower)
-    })
+    classify_with(line, &mut Vec::new())
+}
+
+/// `classify` with a reusable buffer for the lowercased copy (the hot path).
+pub fn classify_with(line: &str, lower: &mut Vec<u8>) -> Level {
+    lower.clear();
+    lower.extend(line.bytes().map(|c| c.to_ascii_lowercase()));
+    classify_lowered(line.as_bytes(), lower)
 }
 
 fn classify_lowered(b: &[u8], lower: &[u8]) -> Level {

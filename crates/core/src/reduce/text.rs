@@ -5,7 +5,8 @@ use std::borrow::Cow;
 /// Remove ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`),
 /// other two-byte `ESC x` sequences, incomplete trailing sequences and stray ESC bytes.
 pub fn strip_ansi(line: &str) -> Cow<'_, str> {
-    if !line.as_bytes().contains(&0x1b) && !line.contains('\u{9b}') {
+    // ESC, or the first byte of U+009B (8-bit CSI)
+    if memchr::memchr2(0x1b, 0xc2, line.as_bytes()).is_none() {
         return Cow::Borrowed(line);
     }
     let b = line.as_bytes();
