@@ -38,13 +38,14 @@ pub trait Structured {
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;
 }
 
+pub mod cargo;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
+pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help", "cargo"];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -58,6 +59,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "cargo" => Box::<cargo::Cargo>::default(),
         _ => return None,
     })
 }
