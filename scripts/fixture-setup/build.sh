@@ -334,6 +334,10 @@ cat > $m/tsconfig.json <<'EOF'
 { "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "outDir": "dist", "rootDir": "src", "types": [] }, "include": ["src"] }
 EOF
 done
+for m in ts-ok ts-err; do
+  printf '{ "name": "%s", "version": "1.0.0", "private": true, "scripts": { "build": "tsc -p ." } }\n' $m > $m/package.json
+  ln -sfn ../node_modules $m/node_modules
+done
 cat > ts-ok/src/index.ts <<'EOF'
 export function total(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0);
@@ -424,3 +428,98 @@ npm pkg set type=module
 cd ..
 
 echo "demo projects in $d"
+
+# ---------------------------------------------------------------- JVM (mvn from Debian; gradle from apt)
+cd "$d"
+rm -rf mvn-demo gradle-demo gradle-ok
+mkdir -p mvn-demo/src/main/java/com/example gradle-demo/src/main/java/com/example gradle-ok/src/main/java/com/example
+cat > mvn-demo/pom.xml <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>inventory</artifactId>
+  <version>1.0.0</version>
+  <properties><maven.compiler.release>17</maven.compiler.release></properties>
+</project>
+EOF
+cat > mvn-demo/src/main/java/com/example/App.java <<'EOF'
+package com.example;
+public class App {
+    public static void main(String[] args) {
+        int count = "three";
+        System.out.println(missing(count));
+    }
+}
+EOF
+cp mvn-demo/src/main/java/com/example/App.java gradle-demo/src/main/java/com/example/
+cat > gradle-ok/src/main/java/com/example/App.java <<'EOF'
+package com.example;
+public class App {
+    @Deprecated static int old() { return 1; }
+    public static void main(String[] args) {
+        java.util.List raw = new java.util.ArrayList();
+        raw.add("x");
+        System.out.println(raw.size() + old());
+    }
+}
+EOF
+echo "apply plugin: 'java'" > gradle-demo/build.gradle
+echo "apply plugin: 'java'" > gradle-ok/build.gradle
+
+# ---------------------------------------------------------------- shell, monorepo, deno
+rm -rf sh-demo turbo-demo deno-demo
+mkdir -p sh-demo deno-demo
+cat > sh-demo/deploy.sh <<'EOF'
+#!/bin/bash
+target=$1
+files=$(ls $target/*.tar)
+for f in $files; do
+  cp $f /srv/releases/
+done
+if [ $target == "prod" ]; then
+  echo "deployed to $target"
+fi
+EOF
+cat > sh-demo/ok.sh <<'EOF'
+#!/bin/sh
+set -eu
+echo "hello ${1:-world}"
+EOF
+cat > deno-demo/main.ts <<'EOF'
+const unused = 1;
+export function total(xs: number[]): number {
+  let sum: number = "0";
+  for (const x of xs) sum += x;
+  return sum;
+}
+EOF
+cat > deno-demo/ok.ts <<'EOF'
+export const total = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+EOF
+mkdir -p turbo-demo/packages/api turbo-demo/packages/web
+cat > turbo-demo/package.json <<'EOF'
+{ "name": "shop", "private": true, "packageManager": "npm@10.8.2", "workspaces": ["packages/*"] }
+EOF
+cat > turbo-demo/turbo.json <<'EOF'
+{ "$schema": "https://turbo.build/schema.json", "tasks": { "build": { "outputs": ["dist/**"] } } }
+EOF
+cat > turbo-demo/packages/api/package.json <<'EOF'
+{ "name": "api", "version": "1.0.0", "scripts": { "build": "node build.js" } }
+EOF
+cat > turbo-demo/packages/api/build.js <<'EOF'
+console.log("bundling api");
+console.warn("warning: api/src/db.ts uses a deprecated driver option `poolSize`");
+console.log("api built: dist/index.js (12.4 kB)");
+EOF
+cat > turbo-demo/packages/web/package.json <<'EOF'
+{ "name": "web", "version": "1.0.0", "scripts": { "build": "node build.js" } }
+EOF
+cat > turbo-demo/packages/web/build.js <<'EOF'
+console.log("bundling web");
+if (process.env.BREAK_WEB) {
+  console.error("src/pages/cart.tsx(14,9): error TS2339: Property 'totl' does not exist on type 'Cart'.");
+  process.exit(2);
+}
+console.log("web built: dist/app.js (88.1 kB)");
+EOF
+(cd turbo-demo && git init -q && git add -A && git -c user.email=d@e -c user.name=d commit -qm init)
