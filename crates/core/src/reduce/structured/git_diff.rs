@@ -108,11 +108,10 @@ impl DiffReducer {
                     .unwrap_or("")
                     .to_string();
                 if let Some(f) = &mut self.file {
-                    if f.path.is_empty() || (p != "/dev/null" && f.path != p) {
-                        if p != "/dev/null" {
-                            f.path = p;
-                            f.generated = is_generated(&f.path);
-                        }
+                    // `+++ /dev/null` (a deleted file) keeps the `---` path
+                    if p != "/dev/null" && f.path != p {
+                        f.path = p;
+                        f.generated = is_generated(&f.path);
                     }
                 }
                 self.recognized += 1;
