@@ -145,8 +145,9 @@ fn number_before(line: &str, word: &str) -> Option<u64> {
 
 /// Summary lines: `(errors, warnings)` they report.
 fn summary(line: &str) -> Option<(u64, u64)> {
-    let errs = if line.starts_with("error: could not compile ") || line.starts_with("error: aborting due to")
-    {
+    let failed_unit = line.starts_with("error: could not compile ")
+        || line.starts_with("error: could not document ");
+    let errs = if failed_unit || line.starts_with("error: aborting due to") {
         number_before(line, " previous error").unwrap_or(1)
     } else {
         0
@@ -163,7 +164,7 @@ fn summary(line: &str) -> Option<(u64, u64)> {
         0
     };
     if errs == 0 && warns == 0 {
-        if line.starts_with("error: could not compile ") || line == "warning: build failed, waiting for other jobs to finish..." {
+        if failed_unit || line == "warning: build failed, waiting for other jobs to finish..." {
             return Some((0, 0));
         }
         return None;
@@ -199,7 +200,8 @@ impl Cargo {
             return;
         }
         self.other_lines += 1;
-        self.items.push(Item::Line(clip_line(line, 2000).into_owned()));
+        self.items
+            .push(Item::Line(clip_line(line, 2000).into_owned()));
     }
 }
 
@@ -298,7 +300,9 @@ impl Structured for Cargo {
                         budget = 0;
                         out.lines.push(format!("{}{times}", d.lines[0]));
                         let mut shown = 1;
-                        if let Some(loc) = d.lines.iter().find(|l| l.trim_start().starts_with("--> ")) {
+                        if let Some(loc) =
+                            d.lines.iter().find(|l| l.trim_start().starts_with("--> "))
+                        {
                             out.lines.push(loc.clone());
                             shown += 1;
                         }
@@ -326,11 +330,16 @@ impl Structured for Cargo {
             out.omitted += self.diags_dropped;
         }
         if self.other_dropped > 0 {
-            out.lines
-                .push(format!("... {} more output lines not shown ...", self.other_dropped));
+            out.lines.push(format!(
+                "... {} more output lines not shown ...",
+                self.other_dropped
+            ));
             out.omitted += self.other_dropped;
         }
-        let errors = self.summary_errors.filter(|e| *e > 0).unwrap_or(self.header_errors);
+        let errors = self
+            .summary_errors
+            .filter(|e| *e > 0)
+            .unwrap_or(self.header_errors);
         let warnings = match self.summary_warnings {
             Some(w) if w > 0 => w,
             _ => self.header_warnings,
@@ -440,9 +449,15 @@ warning: `demo` (bin \"demo\") generated 1 warning
 
     #[test]
     fn headers() {
-        assert_eq!(header_level("error[E0425]: cannot find"), Some(Level::Error));
+        assert_eq!(
+            header_level("error[E0425]: cannot find"),
+            Some(Level::Error)
+        );
         assert_eq!(header_level("warning: unused"), Some(Level::Warning));
-        assert_eq!(header_level("error: could not find `Cargo.toml`"), Some(Level::Error));
+        assert_eq!(
+            header_level("error: could not find `Cargo.toml`"),
+            Some(Level::Error)
+        );
         assert_eq!(header_level("errors: 3"), None);
         assert_eq!(header_level("warning[clippy::x]: y"), Some(Level::Warning));
         assert!(is_progress("   Compiling foo v1.0.0"));
