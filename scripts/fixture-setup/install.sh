@@ -21,6 +21,7 @@ for pm in npm pnpm yarn bun; do
   "private": true,
   "scripts": {
     "build": "node build.js",
+    "gen": "node build.js",
     "lint": "node lint.js"
   },
   "dependencies": { "ms": "^2.1.3", "debug": "^4.3.4" }

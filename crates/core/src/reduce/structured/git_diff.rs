@@ -108,7 +108,8 @@ impl DiffReducer {
                     .unwrap_or("")
                     .to_string();
                 if let Some(f) = &mut self.file {
-                    if p != "/dev/null" && (f.path.is_empty() || f.path != p) {
+                    // `+++ /dev/null` (a deleted file) keeps the `---` path
+                    if p != "/dev/null" && f.path != p {
                         f.path = p;
                         f.generated = is_generated(&f.path);
                     }

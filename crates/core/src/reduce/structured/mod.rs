@@ -39,6 +39,7 @@ pub trait Structured {
 }
 
 pub mod apt;
+pub mod cargo;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
@@ -55,6 +56,7 @@ pub const NAMES: &[&str] = &[
     "npm-ls",
     "pip",
     "apt",
+    "cargo",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -72,6 +74,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "npm-ls" => Box::<npm_ls::NpmLs>::default(),
         "pip" => Box::<pip::Pip>::default(),
         "apt" => Box::<apt::Apt>::default(),
+        "cargo" => Box::<cargo::Cargo>::default(),
         _ => return None,
     })
 }

@@ -1,0 +1,466 @@
+//! cargo build / check / clippy / doc and rustc: every diagnostic kept whole.
+//!
+//! rustc prints each diagnostic as a block: a header (`error[E0308]: mismatched types`,
+//! `warning: unused variable: `x``), then its location (` --> src/main.rs:7:49`), the
+//! labelled source lines, `= note:`/`= help:` lines and sub-diagnostics, up to a blank line.
+//! Line rules keep such blocks only while the engine's kept-line budget lasts; this reducer
+//! keeps *every* diagnostic: whole while a line budget lasts, and after that as its header
+//! plus its `-->` location (the lines left out are counted). Identical diagnostics
+//! (same block text) are shown once with a count.
+//!
+//! Noise (counted, not shown): `Compiling`/`Checking`/`Downloading`… progress, the clippy
+//! documentation-link and `-D warnings` override lines, `Some errors have detailed
+//! explanations` and `For more information…`. Kept: summaries (`could not compile … due to
+//! N previous errors`, `generated N warnings`, `aborting due to`), `Finished`, `Generated`,
+//! and any other line (build-script output, cargo's own errors), capped.
+//!
+//! Facts: `error` and `warning` from cargo's and rustc's own summary lines, or, when a
+//! build printed no summary, from the diagnostic headers.
+//!
+//! Not this shape (no cargo progress, no diagnostic, no summary): `None`.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+/// Lines of diagnostics shown whole; later diagnostics are shown as header + location.
+const FULL_LINES_BUDGET: usize = 400;
+/// Lines of one diagnostic shown whole.
+const MAX_BLOCK_LINES: usize = 60;
+/// Distinct diagnostics remembered (the rest are counted).
+const MAX_DIAGNOSTICS: usize = 2000;
+/// Other lines (build-script output, cargo errors) kept.
+const MAX_OTHER_LINES: usize = 200;
+
+const PROGRESS: &[&str] = &[
+    "Compiling",
+    "Checking",
+    "Documenting",
+    "Downloading",
+    "Downloaded",
+    "Updating",
+    "Locking",
+    "Adding",
+    "Blocking",
+    "Fresh",
+    "Packaging",
+    "Verifying",
+    "Archiving",
+    "Unpacking",
+    "Installing",
+    "Installed",
+    "Replacing",
+    "Removing",
+    "Scraping",
+    "Dirty",
+    "Updated",
+    "Unchanged",
+    "Building",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Error,
+    Warning,
+}
+
+#[derive(Debug)]
+struct Diag {
+    level: Level,
+    lines: Vec<String>,
+    /// Lines of the block beyond what was stored.
+    extra: u64,
+    count: u64,
+}
+
+#[derive(Debug)]
+enum Item {
+    Diag(usize),
+    Line(String),
+}
+
+#[derive(Default)]
+pub struct Cargo {
+    items: Vec<Item>,
+    diags: Vec<Diag>,
+    current: Option<Diag>,
+    recognized: bool,
+    noise: u64,
+    other_lines: usize,
+    other_dropped: u64,
+    diags_dropped: u64,
+    summary_errors: Option<u64>,
+    summary_warnings: Option<u64>,
+    header_errors: u64,
+    header_warnings: u64,
+}
+
+fn is_progress(line: &str) -> bool {
+    let t = line.trim_start();
+    if t.len() == line.len() {
+        return false; // cargo indents its status words
+    }
+    let word = t.split(' ').next().unwrap_or("");
+    PROGRESS.contains(&word) && t.len() > word.len()
+}
+
+fn is_boilerplate(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("= help: for further information visit https://rust-lang.github.io/rust-clippy/")
+        || t.starts_with("= help: to override `-D warnings` add")
+        || line.starts_with("Some errors have detailed explanations: ")
+        || line.starts_with("For more information about this error, try `rustc --explain")
+        || line.starts_with("For more information about an error, try `rustc --explain")
+}
+
+/// `error[E0308]: …`, `warning: …`, `error: …` at column 0.
+fn header_level(line: &str) -> Option<Level> {
+    let (word, rest) = if let Some(r) = line.strip_prefix("error") {
+        (Level::Error, r)
+    } else if let Some(r) = line.strip_prefix("warning") {
+        (Level::Warning, r)
+    } else {
+        return None;
+    };
+    let rest = if let Some(r) = rest.strip_prefix('[') {
+        let end = r.find(']')?;
+        if end == 0
+            || !r[..end]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_:-".contains(c))
+        {
+            return None;
+        }
+        &r[end + 1..]
+    } else {
+        rest
+    };
+    rest.starts_with(": ").then_some(word)
+}
+
+/// A number right before `word` (`2 warnings`, `3 previous errors`).
+fn number_before(line: &str, word: &str) -> Option<u64> {
+    let k = line.find(word)?;
+    line[..k].trim_end().rsplit(' ').next()?.parse().ok()
+}
+
+/// Summary lines: `(errors, warnings)` they report.
+fn summary(line: &str) -> Option<(u64, u64)> {
+    let failed_unit = line.starts_with("error: could not compile ")
+        || line.starts_with("error: could not document ");
+    let errs = if failed_unit || line.starts_with("error: aborting due to") {
+        number_before(line, " previous error").unwrap_or(1)
+    } else {
+        0
+    };
+    let warns = if (line.starts_with("warning: ") || line.starts_with("error: "))
+        && (line.contains(" generated ") || line.contains(" emitted"))
+    {
+        let w = number_before(line, " warning");
+        if w.is_none() && errs == 0 {
+            return None;
+        }
+        w.unwrap_or(0)
+    } else {
+        0
+    };
+    if errs == 0 && warns == 0 {
+        if failed_unit || line == "warning: build failed, waiting for other jobs to finish..." {
+            return Some((0, 0));
+        }
+        return None;
+    }
+    Some((errs, warns))
+}
+
+impl Cargo {
+    fn close(&mut self) {
+        let Some(d) = self.current.take() else {
+            return;
+        };
+        // identical diagnostic already seen (e.g. the same warning in lib and test targets)
+        if let Some(i) = self
+            .diags
+            .iter()
+            .position(|x| x.level == d.level && x.lines == d.lines)
+        {
+            self.diags[i].count += 1;
+            return;
+        }
+        if self.diags.len() >= MAX_DIAGNOSTICS {
+            self.diags_dropped += 1;
+            return;
+        }
+        self.diags.push(d);
+        self.items.push(Item::Diag(self.diags.len() - 1));
+    }
+
+    fn other(&mut self, line: &str) {
+        if self.other_lines >= MAX_OTHER_LINES {
+            self.other_dropped += 1;
+            return;
+        }
+        self.other_lines += 1;
+        self.items
+            .push(Item::Line(clip_line(line, 2000).into_owned()));
+    }
+}
+
+impl Structured for Cargo {
+    fn push(&mut self, line: &str) {
+        if let Some(d) = &mut self.current {
+            if line.trim().is_empty() {
+                self.close();
+                return;
+            }
+            if header_level(line).is_none() && !is_progress(line) {
+                if is_boilerplate(line) {
+                    self.noise += 1;
+                } else if d.lines.len() < MAX_BLOCK_LINES {
+                    d.lines.push(clip_line(line, 2000).into_owned());
+                } else {
+                    d.extra += 1;
+                }
+                return;
+            }
+            self.close();
+        }
+        if is_progress(line) || is_boilerplate(line) {
+            self.recognized = true;
+            self.noise += 1;
+            return;
+        }
+        if let Some((e, w)) = summary(line) {
+            self.recognized = true;
+            *self.summary_errors.get_or_insert(0) += e;
+            *self.summary_warnings.get_or_insert(0) += w;
+            self.items.push(Item::Line(line.to_string()));
+            return;
+        }
+        if let Some(level) = header_level(line) {
+            self.recognized = true;
+            match level {
+                Level::Error => self.header_errors += 1,
+                Level::Warning => self.header_warnings += 1,
+            }
+            self.current = Some(Diag {
+                level,
+                lines: vec![clip_line(line, 2000).into_owned()],
+                extra: 0,
+                count: 1,
+            });
+            return;
+        }
+        let t = line.trim_start();
+        if t.starts_with("Finished `") || t.starts_with("Generated ") {
+            self.recognized = true;
+            self.items.push(Item::Line(line.to_string()));
+            return;
+        }
+        if line.trim().is_empty() {
+            self.noise += 1;
+            return;
+        }
+        self.other(line);
+    }
+
+    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        self.close();
+        if !self.recognized {
+            return None;
+        }
+        let mut out = StructuredOutput {
+            name: "cargo",
+            facts_line: true,
+            filtered: self.noise,
+            ..StructuredOutput::default()
+        };
+        let mut budget = FULL_LINES_BUDGET;
+        let mut compacted = 0u64;
+        for item in &self.items {
+            match item {
+                Item::Line(l) => out.lines.push(l.clone()),
+                Item::Diag(i) => {
+                    let d = &self.diags[*i];
+                    let times = if d.count > 1 {
+                        format!("  (×{})", d.count)
+                    } else {
+                        String::new()
+                    };
+                    if d.lines.len() <= budget {
+                        budget -= d.lines.len();
+                        out.lines.push(format!("{}{times}", d.lines[0]));
+                        out.lines.extend(d.lines[1..].iter().cloned());
+                        if d.extra > 0 {
+                            out.lines
+                                .push(format!("   ... {} more lines of this diagnostic", d.extra));
+                            out.omitted += d.extra;
+                        }
+                    } else {
+                        // header and location only
+                        budget = 0;
+                        out.lines.push(format!("{}{times}", d.lines[0]));
+                        let mut shown = 1;
+                        if let Some(loc) =
+                            d.lines.iter().find(|l| l.trim_start().starts_with("--> "))
+                        {
+                            out.lines.push(loc.clone());
+                            shown += 1;
+                        }
+                        let hidden = (d.lines.len() - shown) as u64 + d.extra;
+                        out.omitted += hidden;
+                        compacted += 1;
+                    }
+                    out.lines.push(String::new());
+                }
+            }
+        }
+        while out.lines.last().is_some_and(String::is_empty) {
+            out.lines.pop();
+        }
+        if compacted > 0 {
+            out.lines.push(format!(
+                "... {compacted} later diagnostics shown as header and location only ..."
+            ));
+        }
+        if self.diags_dropped > 0 {
+            out.lines.push(format!(
+                "... {} more diagnostics not shown ...",
+                self.diags_dropped
+            ));
+            out.omitted += self.diags_dropped;
+        }
+        if self.other_dropped > 0 {
+            out.lines.push(format!(
+                "... {} more output lines not shown ...",
+                self.other_dropped
+            ));
+            out.omitted += self.other_dropped;
+        }
+        let errors = self
+            .summary_errors
+            .filter(|e| *e > 0)
+            .unwrap_or(self.header_errors);
+        let warnings = match self.summary_warnings {
+            Some(w) if w > 0 => w,
+            _ => self.header_warnings,
+        };
+        out.facts.push(("error".into(), errors));
+        out.facts.push(("warning".into(), warnings));
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut r = Box::<Cargo>::default();
+        for l in text.lines() {
+            r.push(l);
+        }
+        r.finish(101)
+    }
+
+    const FAIL: &str = "   Compiling itoa v1.0.18
+   Compiling demo v0.1.0 (/tmp/demo)
+error[E0308]: mismatched types
+ --> src/main.rs:7:49
+  |
+7 |     Config { retries: \"3\" }
+  |                       ^^^ expected `u32`, found `&str`
+
+warning: unused variable: `x`
+ --> src/main.rs:2:9
+  |
+2 |     let x = 5;
+  |         ^ help: if this is intentional, prefix it with an underscore: `_x`
+
+Some errors have detailed explanations: E0308.
+For more information about an error, try `rustc --explain E0308`.
+error: could not compile `demo` (bin \"demo\") due to 1 previous error; 1 warning emitted
+";
+
+    #[test]
+    fn keeps_whole_diagnostics_and_reads_the_summary() {
+        let o = run(FAIL).expect("cargo shape");
+        let text = o.lines.join("\n");
+        assert!(text.contains("error[E0308]: mismatched types"));
+        assert!(text.contains(" --> src/main.rs:7:49"));
+        assert!(text.contains("expected `u32`, found `&str`"));
+        assert!(text.contains("warning: unused variable: `x`"));
+        assert!(text.contains("due to 1 previous error; 1 warning emitted"));
+        assert!(!text.contains("Compiling"));
+        assert!(!text.contains("rustc --explain"));
+        assert_eq!(o.filtered, 4); // 2 progress lines, 2 explanation hints
+        assert_eq!(
+            o.facts,
+            vec![("error".to_string(), 1), ("warning".to_string(), 1)]
+        );
+    }
+
+    #[test]
+    fn success_with_generated_warnings() {
+        let text = "   Compiling demo v0.1.0 (/tmp/demo)
+warning: function `helper` is never used
+ --> src/main.rs:1:4
+  |
+1 | fn helper() {}
+  |    ^^^^^^
+
+warning: `demo` (bin \"demo\") generated 1 warning
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.64s
+";
+        let o = run(text).unwrap();
+        assert_eq!(o.facts[1], ("warning".to_string(), 1));
+        assert_eq!(o.facts[0], ("error".to_string(), 0));
+        assert!(o.lines.last().unwrap().contains("Finished"));
+    }
+
+    #[test]
+    fn identical_diagnostics_fold_and_many_get_compact() {
+        let mut text = String::new();
+        for _ in 0..2 {
+            text.push_str("warning: same\n --> src/a.rs:1:1\n  |\n\n");
+        }
+        for i in 0..200 {
+            text.push_str(&format!(
+                "warning: unused import `m{i}`\n --> src/b.rs:{i}:5\n  |\n{i} | use m{i};\n  |     ^^\n\n"
+            ));
+        }
+        let o = run(&text).unwrap();
+        let t = o.lines.join("\n");
+        assert!(t.contains("warning: same  (×2)"));
+        // every diagnostic keeps its header and location
+        for i in 0..200 {
+            assert!(t.contains(&format!("warning: unused import `m{i}`")));
+            assert!(t.contains(&format!(" --> src/b.rs:{i}:5")));
+        }
+        assert!(t.contains("later diagnostics shown as header and location only"));
+        assert!(o.omitted > 0);
+        assert_eq!(o.facts[1], ("warning".to_string(), 202));
+    }
+
+    #[test]
+    fn not_cargo_output() {
+        assert!(run("hello\nworld\n").is_none());
+        assert!(run("").is_none());
+    }
+
+    #[test]
+    fn headers() {
+        assert_eq!(
+            header_level("error[E0425]: cannot find"),
+            Some(Level::Error)
+        );
+        assert_eq!(header_level("warning: unused"), Some(Level::Warning));
+        assert_eq!(
+            header_level("error: could not find `Cargo.toml`"),
+            Some(Level::Error)
+        );
+        assert_eq!(header_level("errors: 3"), None);
+        assert_eq!(header_level("warning[clippy::x]: y"), Some(Level::Warning));
+        assert!(is_progress("   Compiling foo v1.0.0"));
+        assert!(!is_progress("Compiling foo"));
+    }
+}
