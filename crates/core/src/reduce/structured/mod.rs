@@ -38,13 +38,21 @@ pub trait Structured {
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;
 }
 
+pub mod cargo_test;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod test_common;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
+pub const NAMES: &[&str] = &[
+    "git-status",
+    "git-diff",
+    "git-log",
+    "help",
+    "cargo-test",
+];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -52,12 +60,13 @@ pub fn is_known(name: &str) -> bool {
 
 /// A fresh reducer for `name`, or None for an unknown name.
 pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
-    let _ = norm;
+    let has = |w: &str| norm.argv.iter().any(|a| a == w);
     Some(match name {
         "git-status" => Box::<git_status::GitStatus>::default(),
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
         _ => return None,
     })
 }

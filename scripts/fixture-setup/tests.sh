@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# Builds the small projects the tests/* fixtures were captured from.
+#   scripts/fixture-setup/tests.sh /tmp/tjt   [rust|python|js|go|ruby|php|deno|all]
+# Every project holds passing tests and a few failing ones (assertions with values,
+# a panic/exception, a file:line); the success fixtures run a filter that selects
+# only passing tests. The capture commands are listed at the end of each section.
+set -euo pipefail
+d=${1:?usage: tests.sh DIR [part]}
+part=${2:-all}
+mkdir -p "$d"
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+
+if want rust; then
+  # cargo test / cargo nextest: a library crate with unit, integration and doc tests
+  r=$d/rs-calc
+  rm -rf "$r"; mkdir -p "$r/src" "$r/tests"
+  cat > "$r/Cargo.toml" <<'T'
+[package]
+name = "calc"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+T
+  cat > "$r/src/lib.rs" <<'T'
+//! A tiny calculator.
+
+/// Adds two numbers.
+///
+/// ```
+/// assert_eq!(calc::add(2, 2), 4);
+/// ```
+pub fn add(a: i64, b: i64) -> i64 { a + b }
+
+/// Parses a number, ignoring surrounding spaces.
+///
+/// ```
+/// assert_eq!(calc::parse(" 7 "), Some(7));
+/// ```
+pub fn parse(s: &str) -> Option<i64> { s.trim().parse().ok() }
+
+/// Rounds half away from zero (buggy for negatives).
+pub fn round_half(x: f64) -> i64 { (x + 0.5).floor() as i64 }
+
+pub fn divide(a: i64, b: i64) -> i64 { a / b }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test] fn add_small() { assert_eq!(add(1, 2), 3); }
+    #[test] fn add_negative() { assert_eq!(add(-1, -2), -3); }
+    #[test] fn add_zero() { assert_eq!(add(0, 0), 0); }
+    #[test] fn parse_plain() { assert_eq!(parse("12"), Some(12)); }
+    #[test] fn parse_spaces() { assert_eq!(parse("  12 "), Some(12)); }
+    #[test] fn parse_garbage() { assert_eq!(parse("x"), None); }
+    #[test] fn round_positive() { assert_eq!(round_half(2.5), 3); }
+    #[test] fn round_negative() { assert_eq!(round_half(-2.5), -3, "round_half must be symmetric"); }
+    #[test] fn divide_even() { assert_eq!(divide(8, 2), 4); }
+    #[test] fn divide_by_zero() { let z = parse("0").unwrap(); assert_eq!(divide(1, z), 0); }
+    #[test] #[ignore] fn slow_exhaustive() {}
+}
+T
+  cat > "$r/tests/api.rs" <<'T'
+#[test] fn api_add() { assert_eq!(calc::add(40, 2), 42); }
+#[test] fn api_parse() { assert!(calc::parse("4 2").is_some(), "parse should accept inner spaces"); }
+#[test] fn api_parse_number() { assert_eq!(calc::parse("42"), Some(42)); }
+T
+  # a copy whose test does not compile
+  rm -rf "$d/rs-broken"; cp -r "$r" "$d/rs-broken"
+  cat >> "$d/rs-broken/tests/api.rs" <<'T'
+#[test] fn api_typed() { let n: String = calc::add(1, 2); assert_eq!(n, "3"); }
+T
+  (cd "$r" && cargo build -q --tests 2>/dev/null || true)
+  # captures:
+  #   tests/cargo-test failing     cargo test                      (in rs-calc)
+  #   tests/cargo-test passing     cargo test add                  (in rs-calc)
+  #   tests/cargo-test compile-error cargo test                    (in rs-broken)
+  #   tests/cargo-nextest failing  cargo nextest run               (in rs-calc)
+  #   tests/cargo-nextest passing  cargo nextest run add           (in rs-calc)
+fi
+
+if want python; then
+  # pytest and python -m unittest (pip install pytest)
+  p=$d/py-shop
+  rm -rf "$p"; mkdir -p "$p/shop" "$p/tests"
+  cat > "$p/shop/__init__.py" <<'T'
+def total(prices, discount=0.0):
+    """Sum prices and apply a discount (buggy rounding)."""
+    return int(sum(prices) * (1 - discount))
+
+
+def parse_price(text):
+    return float(text.strip().lstrip("$"))
+
+
+class Cart:
+    def __init__(self):
+        self.items = {}
+
+    def add(self, name, qty=1):
+        self.items[name] = self.items.get(name, 0) + qty
+
+    def remove(self, name):
+        del self.items[name]
+
+    def count(self):
+        return sum(self.items.values())
+T
+  cat > "$p/tests/test_prices.py" <<'T'
+import pytest
+from shop import total, parse_price
+
+
+def test_total_plain():
+    assert total([1, 2, 3]) == 6
+
+
+def test_total_discount():
+    assert total([10.0, 5.5], discount=0.1) == 13.95
+
+
+@pytest.mark.parametrize("text,value", [("1", 1.0), ("$2.50", 2.5), (" 3 ", 3.0), ("4,00", 4.0)])
+def test_parse_price(text, value):
+    assert parse_price(text) == value
+
+
+@pytest.mark.skip(reason="needs the currency service")
+def test_currency_lookup():
+    pass
+T
+  cat > "$p/tests/test_cart.py" <<'T'
+from shop import Cart
+
+
+def test_add_one():
+    c = Cart()
+    c.add("apple")
+    assert c.count() == 1
+
+
+def test_add_many():
+    c = Cart()
+    c.add("apple", 3)
+    c.add("pear", 2)
+    assert c.count() == 5
+
+
+def test_remove():
+    c = Cart()
+    c.add("apple")
+    c.remove("apple")
+    assert c.count() == 0
+
+
+def test_remove_missing():
+    c = Cart()
+    c.remove("banana")
+
+
+def test_items_snapshot():
+    c = Cart()
+    c.add("apple", 2)
+    c.add("pear")
+    assert c.items == {"apple": 2, "pear": 1, "plum": 4}
+T
+  # unittest flavour of the same checks
+  cat > "$p/tests/test_unit.py" <<'T'
+import unittest
+from shop import Cart, total
+
+
+class CartTest(unittest.TestCase):
+    def test_add(self):
+        c = Cart()
+        c.add("a", 2)
+        self.assertEqual(c.count(), 2)
+
+    def test_total(self):
+        self.assertEqual(total([10.0, 5.5], discount=0.1), 13.95)
+
+    def test_remove_missing(self):
+        Cart().remove("x")
+
+    @unittest.skip("not ready")
+    def test_later(self):
+        pass
+
+
+if __name__ == "__main__":
+    unittest.main()
+T
+  printf '[tool.pytest.ini_options]\npythonpath = ["."]\n' > "$p/pyproject.toml"
+  # a collection error: a test module that does not import
+  mkdir -p "$p/broken"
+  cat > "$p/broken/test_broken.py" <<'T'
+from shop import missing_function
+
+
+def test_never_runs():
+    assert missing_function() == 1
+T
+  # captures:
+  #   tests/pytest failing           pytest tests                  (in py-shop)
+  #   tests/pytest passing           pytest -q tests -k "add or plain"
+  #   tests/pytest verbose-failing   pytest -v tests/test_cart.py
+  #   tests/pytest collection-error  pytest broken
+  #   tests/pytest import-error      pytest -p no:cacheprovider tests   (in a copy without pyproject.toml)
+  #   tests/python-unittest failing  python -m unittest -v tests.test_unit
+  #   tests/python-unittest passing  python -m unittest tests.test_unit.CartTest.test_add
+fi
+
+if want js; then
+  # jest, vitest, mocha, bun test, node --test, deno test, playwright (npm install)
+  j=$d/js-cart
+  mkdir -p "$j"
+  cd "$j"
+  [ -f package.json ] || npm init -y >/dev/null
+  [ -d node_modules/jest ] || npm install --no-audit --no-fund jest vitest mocha @playwright/test bun deno >/dev/null
+  mkdir -p src test spec e2e node-test deno-test bun-test
+  cat > src/cart.js <<'T'
+function total(prices, discount = 0) {
+  return Math.round(prices.reduce((a, b) => a + b, 0) * (1 - discount));
+}
+function parsePrice(text) {
+  const v = Number(text.trim().replace(/^\$/, ""));
+  if (Number.isNaN(v)) throw new TypeError(`not a price: ${text}`);
+  return v;
+}
+function tags(item) {
+  return { name: item, tags: ["fresh", "local"] };
+}
+module.exports = { total, parsePrice, tags };
+T
+  # jest (test/*.test.js) and vitest (spec/*.test.js, globals off) share the shape
+  for f in test/cart.test.js test/price.test.js; do :; done
+  cat > test/cart.test.js <<'T'
+const { total, tags } = require("../src/cart");
+describe("total", () => {
+  test("adds prices", () => { expect(total([1, 2, 3])).toBe(6); });
+  test("applies a discount", () => { expect(total([10, 5.5], 0.1)).toBe(13.95); });
+  test("empty cart", () => { expect(total([])).toBe(0); });
+});
+describe("tags", () => {
+  test("keeps the name", () => { expect(tags("apple").name).toBe("apple"); });
+  test("lists tags", () => { expect(tags("apple")).toEqual({ name: "apple", tags: ["fresh", "organic"] }); });
+});
+T
+  cat > test/price.test.js <<'T'
+const { parsePrice } = require("../src/cart");
+test("parses dollars", () => { expect(parsePrice("$2.50")).toBe(2.5); });
+test("parses plain", () => { expect(parsePrice("3")).toBe(3); });
+test("parses commas", () => { expect(parsePrice("4,00")).toBe(4); });
+test.skip("parses euros", () => {});
+T
+  cat > spec/cart.test.js <<'T'
+import { describe, test, expect } from "vitest";
+import { total, tags, parsePrice } from "../src/cart";
+describe("total", () => {
+  test("adds prices", () => { expect(total([1, 2, 3])).toBe(6); });
+  test("applies a discount", () => { expect(total([10, 5.5], 0.1)).toBe(13.95); });
+  test("empty cart", () => { expect(total([])).toBe(0); });
+});
+describe("tags", () => {
+  test("keeps the name", () => { expect(tags("apple").name).toBe("apple"); });
+  test("lists tags", () => { expect(tags("apple")).toEqual({ name: "apple", tags: ["fresh", "organic"] }); });
+});
+test("parses commas", () => { expect(parsePrice("4,00")).toBe(4); });
+test.skip("parses euros", () => {});
+T
+  cat > spec/price.test.js <<'T'
+import { test, expect } from "vitest";
+import { parsePrice } from "../src/cart";
+test("parses dollars", () => { expect(parsePrice("$2.50")).toBe(2.5); });
+test("parses plain", () => { expect(parsePrice("3")).toBe(3); });
+T
+  # mocha with node:assert
+  cat > test-mocha.js <<'T'
+const assert = require("node:assert");
+const { total, tags, parsePrice } = require("./src/cart");
+describe("total", function () {
+  it("adds prices", function () { assert.strictEqual(total([1, 2, 3]), 6); });
+  it("applies a discount", function () { assert.strictEqual(total([10, 5.5], 0.1), 13.95); });
+  it("empty cart", function () { assert.strictEqual(total([]), 0); });
+});
+describe("tags", function () {
+  it("keeps the name", function () { assert.strictEqual(tags("apple").name, "apple"); });
+  it("lists tags", function () { assert.deepStrictEqual(tags("apple"), { name: "apple", tags: ["fresh", "organic"] }); });
+});
+describe("parsePrice", function () {
+  it("parses plain", function () { assert.strictEqual(parsePrice("3"), 3); });
+  it("parses commas", function () { assert.strictEqual(parsePrice("4,00"), 4); });
+  it.skip("parses euros", function () {});
+});
+T
+  # bun test
+  cat > bun-test/cart.test.js <<'T'
+import { describe, test, expect } from "bun:test";
+const { total, tags, parsePrice } = require("../src/cart");
+describe("total", () => {
+  test("adds prices", () => { expect(total([1, 2, 3])).toBe(6); });
+  test("applies a discount", () => { expect(total([10, 5.5], 0.1)).toBe(13.95); });
+  test("empty cart", () => { expect(total([])).toBe(0); });
+});
+describe("tags", () => {
+  test("keeps the name", () => { expect(tags("apple").name).toBe("apple"); });
+  test("lists tags", () => { expect(tags("apple")).toEqual({ name: "apple", tags: ["fresh", "organic"] }); });
+});
+test("parses commas", () => { expect(parsePrice("4,00")).toBe(4); });
+test.skip("parses euros", () => {});
+T
+  # node --test
+  cat > node-test/cart.test.js <<'T'
+const test = require("node:test");
+const assert = require("node:assert");
+const { total, tags, parsePrice } = require("../src/cart");
+test.describe("total", () => {
+  test("adds prices", () => { assert.strictEqual(total([1, 2, 3]), 6); });
+  test("applies a discount", () => { assert.strictEqual(total([10, 5.5], 0.1), 13.95); });
+  test("empty cart", () => { assert.strictEqual(total([]), 0); });
+});
+test("lists tags", () => { assert.deepStrictEqual(tags("apple"), { name: "apple", tags: ["fresh", "organic"] }); });
+test("parses commas", () => { assert.strictEqual(parsePrice("4,00"), 4); });
+test("parses plain", () => { assert.strictEqual(parsePrice("3"), 3); });
+test.skip("parses euros", () => {});
+T
+  # deno test (node: builtins, no remote imports)
+  cat > deno-test/cart_test.ts <<'T'
+import assert from "node:assert";
+import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+const { total, tags, parsePrice } = require("../src/cart.js");
+Deno.test("total adds prices", () => { assert.strictEqual(total([1, 2, 3]), 6); });
+Deno.test("total applies a discount", () => { assert.strictEqual(total([10, 5.5], 0.1), 13.95); });
+Deno.test("tags lists tags", () => { assert.deepStrictEqual(tags("apple"), { name: "apple", tags: ["fresh", "organic"] }); });
+Deno.test("parsePrice parses commas", () => { assert.strictEqual(parsePrice("4,00"), 4); });
+Deno.test("parsePrice parses plain", () => { assert.strictEqual(parsePrice("3"), 3); });
+Deno.test({ name: "parsePrice parses euros", ignore: true, fn() {} });
+T
+  cat > jest.config.js <<'T'
+module.exports = { testMatch: ["**/test/**/*.test.js"] };
+T
+  cat > vitest.config.mjs <<'T'
+export default { test: { include: ["spec/**/*.test.js"] } };
+T
+  node -e '
+const p=require("./package.json");
+p.scripts={test:"jest","test:vitest":"vitest run","test:mocha":"mocha test-mocha.js"};
+require("fs").writeFileSync("package.json", JSON.stringify(p,null,2));'
+  cd - >/dev/null
+  # captures (in js-cart): see rules/tests/*.fixture.json for the exact commands
+fi
