@@ -346,5 +346,16 @@ const p=require("./package.json");
 p.scripts={test:"jest","test:vitest":"vitest run","test:mocha":"mocha test-mocha.js"};
 require("fs").writeFileSync("package.json", JSON.stringify(p,null,2));'
   cd - >/dev/null
+  # the same project with `test` running vitest (pnpm test) and mocha (yarn test)
+  for v in vitest:"vitest run" mocha:"mocha test-mocha.js"; do
+    n=${v%%:*}; cmd=${v#*:}
+    rm -rf "$d/js-$n"; mkdir -p "$d/js-$n"
+    cp -r "$j/src" "$j/spec" "$j/test-mocha.js" "$j/vitest.config.mjs" "$d/js-$n/"
+    ln -s "$j/node_modules" "$d/js-$n/node_modules"
+    printf '{"name":"js-%s","version":"1.0.0","private":true,"scripts":{"test":"%s"}}\n' "$n" "$cmd" > "$d/js-$n/package.json"
+  done
+  # yarn (berry) wants its own lockfile and install
+  (cd "$d/js-mocha" && rm -f node_modules && printf 'nodeLinker: node-modules\nenableTelemetry: false\n' > .yarnrc.yml \
+    && touch yarn.lock && yarn add -D mocha >/dev/null)
   # captures (in js-cart): see rules/tests/*.fixture.json for the exact commands
 fi

@@ -43,6 +43,8 @@ pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod js_test;
+pub mod pytest;
 pub mod test_common;
 
 /// Names usable in a rule's `reducer` key.
@@ -52,6 +54,8 @@ pub const NAMES: &[&str] = &[
     "git-log",
     "help",
     "cargo-test",
+    "pytest",
+    "js-test",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -66,6 +70,8 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "js-test" => Box::<js_test::JsTest>::default(),
+        "pytest" => Box::<pytest::Pytest>::default(),
         "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
         _ => return None,
     })

@@ -150,6 +150,8 @@ pub fn is_foreign_frame(frame: &str) -> bool {
     const MARKERS: &[&str] = &[
         "node:internal",
         "node:async_hooks",
+        "(node:",
+        "(ext:",
         "node_modules/",
         "(native)",
         "<node_internals>",
