@@ -338,6 +338,37 @@ T
   cat > jest.config.js <<'T'
 module.exports = { testMatch: ["**/test/**/*.test.js"] };
 T
+  # playwright with Debian's chromium (apt-get install chromium); pages from setContent
+  cat > playwright.config.js <<'T'
+module.exports = {
+  testDir: "e2e",
+  reporter: "list",
+  timeout: 5000,
+  expect: { timeout: 1000 },
+  use: { launchOptions: { executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] } },
+};
+T
+  cat > e2e/cart.spec.js <<'T'
+const { test, expect } = require("@playwright/test");
+const page_html = '<h1>Cart</h1><ul><li>apple</li><li>pear</li></ul><p id="total">Total: 14</p><button>Checkout</button>';
+test("shows the title", async ({ page }) => {
+  await page.setContent(page_html);
+  await expect(page.locator("h1")).toHaveText("Cart");
+});
+test("lists the items", async ({ page }) => {
+  await page.setContent(page_html);
+  await expect(page.locator("li")).toHaveCount(2);
+});
+test("shows the discounted total", async ({ page }) => {
+  await page.setContent(page_html);
+  await expect(page.locator("#total")).toHaveText("Total: 13.95");
+});
+test("checkout opens the payment form", async ({ page }) => {
+  await page.setContent(page_html);
+  await page.getByRole("button", { name: "Checkout" }).click();
+  await expect(page.locator("form#payment")).toBeVisible();
+});
+T
   cat > vitest.config.mjs <<'T'
 export default { test: { include: ["spec/**/*.test.js"] } };
 T
@@ -358,4 +389,119 @@ require("fs").writeFileSync("package.json", JSON.stringify(p,null,2));'
   (cd "$d/js-mocha" && rm -f node_modules && printf 'nodeLinker: node-modules\nenableTelemetry: false\n' > .yarnrc.yml \
     && touch yarn.lock && yarn add -D mocha >/dev/null)
   # captures (in js-cart): see rules/tests/*.fixture.json for the exact commands
+fi
+
+if want go; then
+  # go test (apt-get install golang-go): two packages, one with failing tests and a panic
+  g=$d/go-shop
+  rm -rf "$g"; mkdir -p "$g/cart" "$g/price" "$g/broken"
+  printf 'module example.com/shop\n\ngo 1.19\n' > "$g/go.mod"
+  cat > "$g/cart/cart.go" <<'T'
+package cart
+
+type Cart struct{ items map[string]int }
+
+func New() *Cart { return &Cart{items: map[string]int{}} }
+
+func (c *Cart) Add(name string, n int) { c.items[name] += n }
+
+func (c *Cart) Count() int {
+	total := 0
+	for _, n := range c.items {
+		total += n
+	}
+	return total
+}
+
+func Total(prices []float64, discount float64) float64 {
+	s := 0.0
+	for _, p := range prices {
+		s += p
+	}
+	return float64(int(s * (1 - discount)))
+}
+
+func Nth(items []string, i int) string { return items[i] }
+T
+  cat > "$g/cart/cart_test.go" <<'T'
+package cart
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	c := New()
+	c.Add("apple", 2)
+	if c.Count() != 2 {
+		t.Fatalf("Count() = %d, want 2", c.Count())
+	}
+}
+
+func TestTotal(t *testing.T) {
+	cases := []struct {
+		name     string
+		prices   []float64
+		discount float64
+		want     float64
+	}{
+		{"plain", []float64{1, 2, 3}, 0, 6},
+		{"discount", []float64{10, 5.5}, 0.1, 13.95},
+		{"empty", nil, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Total(tc.prices, tc.discount); got != tc.want {
+				t.Errorf("Total(%v, %v) = %v, want %v", tc.prices, tc.discount, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNth(t *testing.T) {
+	if Nth([]string{"a", "b"}, 2) != "c" {
+		t.Error("unexpected")
+	}
+}
+T
+  cat > "$g/price/price.go" <<'T'
+package price
+
+import "strconv"
+
+func Parse(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+T
+  cat > "$g/price/price_test.go" <<'T'
+package price
+
+import "testing"
+
+func TestParse(t *testing.T) {
+	if v, err := Parse("2.5"); err != nil || v != 2.5 {
+		t.Fatalf("Parse = %v, %v", v, err)
+	}
+}
+func TestParseInt(t *testing.T) {
+	if v, _ := Parse("3"); v != 3 {
+		t.Fatal("want 3")
+	}
+}
+T
+  cat > "$g/broken/broken.go" <<'T'
+package broken
+
+func Double(n int) int { return n * 2 }
+T
+  cat > "$g/broken/broken_test.go" <<'T'
+package broken
+
+import "testing"
+
+func TestDouble(t *testing.T) {
+	var s string = Double(2)
+	if s != "4" {
+		t.Fatal(s)
+	}
+}
+T
+  # captures (in go-shop): go test ./...; go test -v ./cart/; go test ./price/ ./cart/ -run TestAdd;
+  #   go test -json ./cart/ ./price/
 fi

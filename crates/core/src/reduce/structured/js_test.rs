@@ -273,6 +273,12 @@ impl JsTest {
 
 impl Structured for JsTest {
     fn push(&mut self, line: &str) {
+        // playwright pads failure titles with a rule: `1) a.spec.js:3:1 › title ─────`
+        let line = if line.ends_with('─') && line.trim_start().starts_with(|c: char| !matches!(c, '─' | '⎯')) {
+            line.trim_end_matches(['─', ' '])
+        } else {
+            line
+        };
         let s = line.trim();
         if self.tap(line, s) {
             return;

@@ -42,6 +42,7 @@ pub mod cargo_test;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
+pub mod go_test;
 pub mod help;
 pub mod js_test;
 pub mod pytest;
@@ -56,6 +57,7 @@ pub const NAMES: &[&str] = &[
     "cargo-test",
     "pytest",
     "js-test",
+    "go-test",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -70,6 +72,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "go-test" => Box::<go_test::GoTest>::default(),
         "js-test" => Box::<js_test::JsTest>::default(),
         "pytest" => Box::<pytest::Pytest>::default(),
         "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
