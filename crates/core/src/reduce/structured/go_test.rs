@@ -208,6 +208,7 @@ impl Structured for GoTest {
         if me.cx.is_empty() && !me.ok_lines.is_empty() {
             // an all-green run: the packages that passed
             for l in std::mem::take(&mut me.ok_lines) {
+                me.cx.undrop(1);
                 me.cx.keep(&l);
             }
             if me.passed_packages > 20 {

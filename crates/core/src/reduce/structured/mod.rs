@@ -47,6 +47,7 @@ pub mod help;
 pub mod js_test;
 pub mod pytest;
 pub mod test_common;
+pub mod xunit;
 
 /// Names usable in a rule's `reducer` key.
 pub const NAMES: &[&str] = &[
@@ -58,6 +59,12 @@ pub const NAMES: &[&str] = &[
     "pytest",
     "js-test",
     "go-test",
+    "rspec",
+    "phpunit",
+    "dotnet-test",
+    "swift-test",
+    "maven-test",
+    "gradle-test",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -72,6 +79,12 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "rspec" => Box::new(xunit::Xunit::new(xunit::Kind::Rspec)),
+        "phpunit" => Box::new(xunit::Xunit::new(xunit::Kind::Phpunit)),
+        "dotnet-test" => Box::new(xunit::Xunit::new(xunit::Kind::Dotnet)),
+        "swift-test" => Box::new(xunit::Xunit::new(xunit::Kind::Swift)),
+        "maven-test" => Box::new(xunit::Xunit::new(xunit::Kind::Maven)),
+        "gradle-test" => Box::new(xunit::Xunit::new(xunit::Kind::Gradle)),
         "go-test" => Box::<go_test::GoTest>::default(),
         "js-test" => Box::<js_test::JsTest>::default(),
         "pytest" => Box::<pytest::Pytest>::default(),

@@ -67,6 +67,11 @@ impl Cx {
         self.filtered += n;
     }
 
+    /// Lines counted as dropped that are shown after all.
+    pub fn undrop(&mut self, n: u64) {
+        self.filtered = self.filtered.saturating_sub(n);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.head.is_empty() && self.tail.is_empty()
     }
@@ -166,8 +171,8 @@ pub fn is_foreign_frame(frame: &str) -> bool {
         "/gems/",
         "/ruby/3.",
         "/rubygems/",
-        "at org.junit.",
-        "at junit.framework.",
+        "org.junit.",
+        "junit.framework.",
         "at org.apache.maven.",
         "at sun.reflect.",
         "at jdk.internal.",
