@@ -383,7 +383,10 @@ mod tests {
                 argv: &argv,
                 command: &command,
             };
-            assert!(score_match(MatchRef::Owned(&m), &s, &mut w).is_some(), "{argv:?}");
+            assert!(
+                score_match(MatchRef::Owned(&m), &s, &mut w).is_some(),
+                "{argv:?}"
+            );
         }
     }
 }
