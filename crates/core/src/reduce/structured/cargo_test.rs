@@ -59,7 +59,8 @@ impl CargoTest {
         };
         self.cx.seen();
         if !self.nextest {
-            for (word, n) in super::test_common::count_pairs(rest.split_once(". ").map_or(rest, |x| x.1))
+            for (word, n) in
+                super::test_common::count_pairs(rest.split_once(". ").map_or(rest, |x| x.1))
             {
                 match word.as_str() {
                     "passed" => self.cx.add_fact("passed test", n),
@@ -268,7 +269,12 @@ impl Structured for CargoTest {
             self.cx.drop(1);
             return;
         }
-        if self.nextest && (s == "stdout ───" || s == "stderr ───" || s.starts_with("stdout ─") || s.starts_with("stderr ─")) {
+        if self.nextest
+            && (s == "stdout ───"
+                || s == "stderr ───"
+                || s.starts_with("stdout ─")
+                || s.starts_with("stderr ─"))
+        {
             self.in_capture = true;
             // shown only when something of the capture is kept
             self.header = Some(s.to_string());
@@ -409,7 +415,10 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
         assert!(!t.contains("rust_begin_unwind"), "{t}");
         assert!(!t.contains("test a ... ok"), "{t}");
         assert!(!t.contains("tests/api.rs"), "{t}");
-        assert!(t.contains("error: test failed, to rerun pass `--lib`"), "{t}");
+        assert!(
+            t.contains("error: test failed, to rerun pass `--lib`"),
+            "{t}"
+        );
         assert_eq!(
             out.facts,
             vec![
@@ -434,7 +443,10 @@ error: could not compile `calc` (test \"api\") due to 1 previous error
 ";
         let out = run(text, false);
         let t = out.lines.join("\n");
-        assert!(t.contains("error[E0308]: mismatched types\n --> tests/api.rs:4:35"), "{t}");
+        assert!(
+            t.contains("error[E0308]: mismatched types\n --> tests/api.rs:4:35"),
+            "{t}"
+        );
         assert!(t.contains("expected `String`, found `i64`"), "{t}");
         assert!(t.contains("error: could not compile"), "{t}");
         assert_eq!(out.facts, vec![("compile error".into(), 1)]);

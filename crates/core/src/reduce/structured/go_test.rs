@@ -61,7 +61,12 @@ impl GoTest {
             if let Some(f) = self.frame.take() {
                 self.cx.keep(&f);
             }
-            if !line.is_empty() && !s.starts_with("FAIL") && !s.starts_with("ok ") && !s.starts_with("---") && !s.starts_with("===") {
+            if !line.is_empty()
+                && !s.starts_with("FAIL")
+                && !s.starts_with("ok ")
+                && !s.starts_with("---")
+                && !s.starts_with("===")
+            {
                 self.frame = Some(line.to_string());
                 return;
             }
@@ -72,7 +77,11 @@ impl GoTest {
             self.cx.keep(line);
             return;
         }
-        if s.starts_with("=== RUN") || s.starts_with("=== PAUSE") || s.starts_with("=== CONT") || s.starts_with("=== NAME") {
+        if s.starts_with("=== RUN")
+            || s.starts_with("=== PAUSE")
+            || s.starts_with("=== CONT")
+            || s.starts_with("=== NAME")
+        {
             self.cx.seen();
             self.cx.drop(1);
             return;
@@ -212,7 +221,10 @@ impl Structured for GoTest {
                 me.cx.keep(&l);
             }
             if me.passed_packages > 20 {
-                me.cx.keep(&format!("... and {} more packages ok", me.passed_packages - 20));
+                me.cx.keep(&format!(
+                    "... and {} more packages ok",
+                    me.passed_packages - 20
+                ));
             }
         }
         for (name, v) in [
@@ -261,7 +273,10 @@ FAIL
         let out = run(text).unwrap();
         let t = out.lines.join("\n");
         assert!(t.contains("cart_test.go:27: Total = 13, want 13.95"), "{t}");
-        assert!(t.contains("example.com/shop/cart.Nth(...)\n\t/tmp/go-shop/cart/cart.go:25"), "{t}");
+        assert!(
+            t.contains("example.com/shop/cart.Nth(...)\n\t/tmp/go-shop/cart/cart.go:25"),
+            "{t}"
+        );
         assert!(!t.contains("testing.go"), "{t}");
         assert!(!t.contains("shop/price"), "{t}");
         assert!(out.facts.contains(&("failed package".into(), 1)));
@@ -282,7 +297,10 @@ FAIL
 "#;
         let out = run(text).unwrap();
         let t = out.lines.join("\n");
-        assert!(t.contains("b_test.go:9: got 1, want 2\n--- FAIL: TestB"), "{t}");
+        assert!(
+            t.contains("b_test.go:9: got 1, want 2\n--- FAIL: TestB"),
+            "{t}"
+        );
         assert!(!t.contains("TestA"), "{t}");
         assert!(out.facts.contains(&("passed test".into(), 1)));
     }

@@ -23,6 +23,8 @@ pub struct JsTest {
     /// TAP: inside a multi-line YAML value we keep (`error: |-`, `stack: |-`).
     tap_key_indent: Option<(usize, bool)>,
     last_tap_failed: bool,
+    /// jest --verbose: the test tree under a `PASS file` line (dropped up to the blank line).
+    in_pass_suite: bool,
     failed_markers: u64,
     failed_files: u64,
     passed_files: u64,
@@ -31,7 +33,18 @@ pub struct JsTest {
 
 /// Lines that say a single test passed or was skipped.
 fn is_pass_line(s: &str) -> bool {
-    const PREFIXES: &[&str] = &["✓ ", "✔ ", "√ ", "(pass) ", "(skip) ", "(todo) ", "○ skipped ", "○ ", "↓ ", "✓  "];
+    const PREFIXES: &[&str] = &[
+        "✓ ",
+        "✔ ",
+        "√ ",
+        "(pass) ",
+        "(skip) ",
+        "(todo) ",
+        "○ skipped ",
+        "○ ",
+        "↓ ",
+        "✓  ",
+    ];
     if PREFIXES.iter().any(|p| s.starts_with(p)) {
         return true;
     }
@@ -65,7 +78,9 @@ fn is_noise(s: &str) -> bool {
     if let Some(rest) = s.strip_prefix("Check ") {
         return !rest.contains(' ') && (rest.contains('/') || rest.contains('.'));
     }
-    if s.starts_with("running ") && s.contains(" tests from ") || s.starts_with("running 1 test from ") {
+    if s.starts_with("running ") && s.contains(" tests from ")
+        || s.starts_with("running 1 test from ")
+    {
         return true;
     }
     if s.starts_with("Running ") && s.contains(" using ") && s.contains(" worker") {
@@ -75,12 +90,16 @@ fn is_noise(s: &str) -> bool {
         return true;
     }
     // vitest's failure separator `⎯⎯⎯[1/3]⎯`
-    if s.starts_with('⎯') && s.ends_with('⎯') && !s.contains("Failed") && !s.contains("Unhandled") {
+    if s.starts_with('⎯') && s.ends_with('⎯') && !s.contains("Failed") && !s.contains("Unhandled")
+    {
         return true;
     }
     // TAP plan `1..5`
     if let Some((a, b)) = s.split_once("..") {
-        if a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit()) && !a.is_empty() {
+        if a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+            && !a.is_empty()
+        {
             return true;
         }
     }
@@ -167,7 +186,8 @@ impl JsTest {
         if let (Some(n), Some(w)) = (it.next(), it.next()) {
             if let (Ok(n), Some(name)) = (n.parse::<u64>(), name_for(w)) {
                 let rest: Vec<&str> = it.collect();
-                let ok_rest = rest.is_empty() || (rest.len() == 1 && rest[0].starts_with('(') && rest[0].ends_with(')'));
+                let ok_rest = rest.is_empty()
+                    || (rest.len() == 1 && rest[0].starts_with('(') && rest[0].ends_with(')'));
                 if ok_rest {
                     self.summary = true;
                     self.cx.seen();
@@ -218,7 +238,10 @@ impl JsTest {
             let indent = line.len() - line.trim_start().len();
             if let Some((key_indent, keep)) = self.tap_key_indent {
                 if indent > key_indent || s.is_empty() {
-                    if keep && !(s.starts_with("at ") && is_foreign_frame(s)) && !is_foreign_frame(s) {
+                    if keep
+                        && !(s.starts_with("at ") && is_foreign_frame(s))
+                        && !is_foreign_frame(s)
+                    {
                         self.cx.keep(line);
                     } else {
                         self.cx.drop(1);
@@ -232,7 +255,10 @@ impl JsTest {
                 return true;
             }
             let key = s.split(':').next().unwrap_or("");
-            let keep = matches!(key, "location" | "error" | "name" | "expected" | "actual" | "stack" | "cause");
+            let keep = matches!(
+                key,
+                "location" | "error" | "name" | "expected" | "actual" | "stack" | "cause"
+            );
             if keep {
                 self.cx.keep(line);
             } else {
@@ -274,7 +300,11 @@ impl JsTest {
 impl Structured for JsTest {
     fn push(&mut self, line: &str) {
         // playwright pads failure titles with a rule: `1) a.spec.js:3:1 › title ─────`
-        let line = if line.ends_with('─') && line.trim_start().starts_with(|c: char| !matches!(c, '─' | '⎯')) {
+        let line = if line.ends_with('─')
+            && line
+                .trim_start()
+                .starts_with(|c: char| !matches!(c, '─' | '⎯'))
+        {
             line.trim_end_matches(['─', ' '])
         } else {
             line
@@ -287,9 +317,15 @@ impl Structured for JsTest {
             return;
         }
         if s.is_empty() {
+            self.in_pass_suite = false;
             self.cx.keep("");
             return;
         }
+        if self.in_pass_suite && line.starts_with("  ") {
+            self.cx.drop(1);
+            return;
+        }
+        self.in_pass_suite = false;
         if is_caret_line(line) {
             self.cx.drop(1);
             return;
@@ -309,6 +345,7 @@ impl Structured for JsTest {
         // jest `PASS test/a.test.js`, vitest `✓ spec/price.test.js (2 tests) 3ms`
         if s.starts_with("PASS ") {
             self.cx.seen();
+            self.in_pass_suite = true;
             self.passed_files += 1;
             self.cx.drop(1);
             return;
@@ -403,7 +440,10 @@ Time:        2.55 s
         assert!(t.contains("at parsePrice (src/cart.js:6:30)"), "{t}");
         assert!(!t.contains("jest-circus"), "{t}");
         assert!(!t.contains("PASS"), "{t}");
-        assert_eq!(out.facts, vec![("failed test".into(), 1), ("passed test".into(), 5)]);
+        assert_eq!(
+            out.facts,
+            vec![("failed test".into(), 1), ("passed test".into(), 5)]
+        );
     }
 
     #[test]
@@ -437,10 +477,19 @@ not ok 2 - b
         assert!(t.contains("not ok 2 - b"), "{t}");
         assert!(t.contains("location: '/p/t.js:6:3'"), "{t}");
         assert!(t.contains("14 !== 13.95"), "{t}");
-        assert!(t.contains("expected: 13.95") && t.contains("actual: 14"), "{t}");
+        assert!(
+            t.contains("expected: 13.95") && t.contains("actual: 14"),
+            "{t}"
+        );
         assert!(t.contains("(/p/t.js:6:45)"), "{t}");
-        assert!(!t.contains("node:internal") && !t.contains("duration_ms") && !t.contains("ok 1 - a"), "{t}");
-        assert_eq!(out.facts, vec![("passed test".into(), 1), ("failed test".into(), 1)]);
+        assert!(
+            !t.contains("node:internal") && !t.contains("duration_ms") && !t.contains("ok 1 - a"),
+            "{t}"
+        );
+        assert_eq!(
+            out.facts,
+            vec![("passed test".into(), 1), ("failed test".into(), 1)]
+        );
     }
 
     #[test]

@@ -55,9 +55,7 @@ fn is_progress(t: &str) -> bool {
     let mut parts = left.split_whitespace();
     let file = parts.next().unwrap_or("");
     let marks = parts.next().unwrap_or("");
-    file.contains(".py")
-        && parts.next().is_none()
-        && marks.chars().all(|c| ".FEsxXp".contains(c))
+    file.contains(".py") && parts.next().is_none() && marks.chars().all(|c| ".FEsxXp".contains(c))
 }
 
 fn verbose_status(t: &str) -> Option<&'static str> {
@@ -102,7 +100,8 @@ impl Pytest {
     }
 
     fn unittest_line(&mut self, t: &str) -> bool {
-        if t.chars().all(|c| c == '=') && t.len() >= 20 || t.chars().all(|c| c == '-') && t.len() >= 20
+        if t.chars().all(|c| c == '=') && t.len() >= 20
+            || t.chars().all(|c| c == '-') && t.len() >= 20
         {
             self.cx.drop(1);
             return true;
@@ -125,9 +124,7 @@ impl Pytest {
             }
         }
         if self.unittest && (t == "OK" || t.starts_with("OK (") || t.starts_with("FAILED (")) {
-            let inner = t
-                .split_once('(')
-                .map_or("", |x| x.1.trim_end_matches(')'));
+            let inner = t.split_once('(').map_or("", |x| x.1.trim_end_matches(')'));
             for part in inner.split(',') {
                 if let Some((k, v)) = part.trim().split_once('=') {
                     if let Ok(n) = v.parse() {
@@ -160,7 +157,11 @@ impl Pytest {
             }
         }
         // dots line of a non-verbose run: `.sEF`
-        if !t.is_empty() && t.len() < 500 && t.chars().all(|c| ".sEFxu".contains(c)) && t.contains('.') {
+        if !t.is_empty()
+            && t.len() < 500
+            && t.chars().all(|c| ".sEFxu".contains(c))
+            && t.contains('.')
+        {
             self.cx.drop(1);
             return true;
         }
@@ -172,7 +173,11 @@ impl Structured for Pytest {
     fn push(&mut self, line: &str) {
         let t = line;
         // section banners
-        if t.starts_with("====") || t.starts_with("____") || t.starts_with("----") || t.starts_with("!!!!") {
+        if t.starts_with("====")
+            || t.starts_with("____")
+            || t.starts_with("----")
+            || t.starts_with("!!!!")
+        {
             if banner_rule(t, "test session starts") {
                 self.cx.seen();
                 self.cx.drop(1);
@@ -192,7 +197,10 @@ impl Structured for Pytest {
                 self.cx.keep(t);
                 return;
             }
-            if t.starts_with('=') && t.ends_with('=') && t.contains(" in ") && t.chars().any(|c| c.is_ascii_digit())
+            if t.starts_with('=')
+                && t.ends_with('=')
+                && t.contains(" in ")
+                && t.chars().any(|c| c.is_ascii_digit())
             {
                 self.final_summary(t);
                 self.section = Section::None;
@@ -207,20 +215,28 @@ impl Structured for Pytest {
                 self.cx.keep(t);
                 return;
             }
-            if t.starts_with("____") || t.starts_with("----") {
-                if t.contains(' ') {
-                    // test header `____ test_x ____`, `---- Captured stdout call ----`
-                    self.cx.keep(t);
-                    self.after_location = false;
-                    return;
-                }
+            if (t.starts_with("____") || t.starts_with("----")) && t.contains(' ') {
+                // test header `____ test_x ____`, `---- Captured stdout call ----`
+                self.cx.keep(t);
+                self.after_location = false;
+                return;
             }
         }
         if self.unittest_line(t) {
             return;
         }
         if self.section == Section::None {
-            for p in ["platform ", "rootdir:", "cachedir:", "configfile:", "plugins:", "collecting ", "collected ", "testpaths:", "cacheprovider"] {
+            for p in [
+                "platform ",
+                "rootdir:",
+                "cachedir:",
+                "configfile:",
+                "plugins:",
+                "collecting ",
+                "collected ",
+                "testpaths:",
+                "cacheprovider",
+            ] {
                 if t.starts_with(p) {
                     self.cx.seen();
                     self.cx.drop(1);
@@ -245,7 +261,9 @@ impl Structured for Pytest {
                 return;
             }
             // a bare final summary without banners (`-q`): `3 failed, 1 passed in 0.1s`
-            if t.contains(" in ") && (t.contains(" passed") || t.contains(" failed") || t.contains(" error")) && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+            if t.contains(" in ")
+                && (t.contains(" passed") || t.contains(" failed") || t.contains(" error"))
+                && t.chars().next().is_some_and(|c| c.is_ascii_digit())
             {
                 self.final_summary(t);
                 return;
@@ -287,9 +305,13 @@ impl Structured for Pytest {
                 return;
             }
             // `path.py:26: in test_x` / `path.py:18: KeyError` / `path.py:26: `
-            let loc = t
-                .split_once(':')
-                .is_some_and(|(p, rest)| p.ends_with(".py") && rest.split(':').next().is_some_and(|n| n.parse::<u32>().is_ok()));
+            let loc = t.split_once(':').is_some_and(|(p, rest)| {
+                p.ends_with(".py")
+                    && rest
+                        .split(':')
+                        .next()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+            });
             if loc {
                 self.after_location = t.contains(": in ");
                 self.skip_frame_source = is_foreign_frame(t);
@@ -333,11 +355,17 @@ impl Structured for Pytest {
             let dup = std::mem::take(&mut me.verbose_failed);
             me.cx.retain(|l| !dup.iter().any(|d| d == l));
         }
-        if !me.summary_seen && !me.verbose_failed.is_empty() && me.cx.fact("failed test").is_none() {
-            let n = me.verbose_failed.iter().filter(|l| l.contains(" FAILED")).count() as u64;
+        if !me.summary_seen && !me.verbose_failed.is_empty() && me.cx.fact("failed test").is_none()
+        {
+            let n = me
+                .verbose_failed
+                .iter()
+                .filter(|l| l.contains(" FAILED"))
+                .count() as u64;
             me.cx.set_fact("failed test", n);
         }
-        me.cx.finish(if me.unittest { "unittest" } else { "pytest" })
+        me.cx
+            .finish(if me.unittest { "unittest" } else { "pytest" })
     }
 }
 
@@ -355,7 +383,8 @@ mod tests {
 
     #[test]
     fn failures_kept_noise_dropped() {
-        let text = "============================= test session starts ==============================
+        let text =
+            "============================= test session starts ==============================
 platform linux -- Python 3.11.7, pytest-9.2.0, pluggy-1.7.0
 rootdir: /tmp/p
 collected 3 items
@@ -382,11 +411,17 @@ FAILED tests/test_a.py::test_total - assert 13 == 13.95
         assert!(t.contains(">       assert total"), "{t}");
         assert!(t.contains("E       assert 13 == 13.95"), "{t}");
         assert!(t.contains("tests/test_a.py:10: AssertionError"), "{t}");
-        assert!(t.contains("FAILED tests/test_a.py::test_total - assert 13 == 13.95"), "{t}");
+        assert!(
+            t.contains("FAILED tests/test_a.py::test_total - assert 13 == 13.95"),
+            "{t}"
+        );
         assert!(!t.contains("x = 1"), "{t}");
         assert!(!t.contains("platform"), "{t}");
         assert!(!t.contains("[100%]"), "{t}");
-        assert_eq!(out.facts, vec![("failed test".into(), 1), ("passed test".into(), 2)]);
+        assert_eq!(
+            out.facts,
+            vec![("failed test".into(), 1), ("passed test".into(), 2)]
+        );
     }
 
     #[test]
@@ -414,11 +449,17 @@ FAILED (failures=1)
         assert!(t.contains("File \"/p/t.py\", line 12"), "{t}");
         assert!(!t.contains("... ok"), "{t}");
         assert_eq!(out.name, "unittest");
-        assert_eq!(out.facts, vec![("test".into(), 2), ("failed test".into(), 1)]);
+        assert_eq!(
+            out.facts,
+            vec![("test".into(), 2), ("failed test".into(), 1)]
+        );
     }
 
     #[test]
     fn not_pytest() {
-        assert!(run("Collecting pytest\n  Downloading pytest-9.0.whl\nSuccessfully installed pytest-9.0\n").is_none());
+        assert!(run(
+            "Collecting pytest\n  Downloading pytest-9.0.whl\nSuccessfully installed pytest-9.0\n"
+        )
+        .is_none());
     }
 }

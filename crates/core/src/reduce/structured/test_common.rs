@@ -39,11 +39,9 @@ impl Cx {
     /// Keep a line (blank runs fold into one blank line).
     pub fn keep(&mut self, line: &str) {
         let blank = line.trim().is_empty();
-        if blank {
-            if self.last_blank || self.is_empty() {
-                self.filtered += 1;
-                return;
-            }
+        if blank && (self.last_blank || self.is_empty()) {
+            self.filtered += 1;
+            return;
         }
         self.last_blank = blank;
         let l = if blank {
@@ -310,7 +308,9 @@ mod tests {
         assert!(!is_code_frame("  4 passing (45ms)"));
         assert!(is_caret_line("        |        ^"));
         assert!(!is_caret_line("  |"));
-        assert!(is_foreign_frame("    at Test.run (node:internal/test_runner/test:796:25)"));
+        assert!(is_foreign_frame(
+            "    at Test.run (node:internal/test_runner/test:796:25)"
+        ));
         assert!(!is_foreign_frame("    at parsePrice (src/cart.js:6:30)"));
     }
 
@@ -324,7 +324,10 @@ mod tests {
         let out = cx.finish("t").unwrap();
         assert_eq!(out.omitted, 10);
         assert!(out.lines.contains(&"... 10 lines omitted ...".to_string()));
-        assert_eq!(out.lines.last().unwrap(), &format!("line {}", HEAD + TAIL + 9));
+        assert_eq!(
+            out.lines.last().unwrap(),
+            &format!("line {}", HEAD + TAIL + 9)
+        );
         assert!(Cx::default().finish("t").is_none());
     }
 

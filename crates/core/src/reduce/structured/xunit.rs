@@ -111,7 +111,11 @@ impl Xunit {
             return Act::Drop;
         }
         if let Some(f) = s.strip_prefix("# ") {
-            return if is_foreign_frame(f) { Act::Drop } else { Act::Keep };
+            return if is_foreign_frame(f) {
+                Act::Drop
+            } else {
+                Act::Keep
+            };
         }
         if !self.sections {
             // documentation-format listing: passing examples and group names go
@@ -123,7 +127,12 @@ impl Xunit {
                 return Act::SeenDrop;
             }
             let plain = line.starts_with(' ') || s.chars().next().is_some_and(char::is_uppercase);
-            if plain && !s.contains("rror") && !s.contains("ailure") && !s.contains("warn") && !s.is_empty() {
+            if plain
+                && !s.contains("rror")
+                && !s.contains("ailure")
+                && !s.contains("warn")
+                && !s.is_empty()
+            {
                 return Act::Drop;
             }
         }
@@ -137,7 +146,11 @@ impl Xunit {
         if s.starts_with("PHPUnit ") && s.contains(" by Sebastian Bergmann") {
             return Act::SeenDrop;
         }
-        if s.starts_with("Runtime:") || s.starts_with("Configuration:") || s.starts_with("Time: ") || s == "--" {
+        if s.starts_with("Runtime:")
+            || s.starts_with("Configuration:")
+            || s.starts_with("Time: ")
+            || s == "--"
+        {
             return Act::Drop;
         }
         // progress `...EFFS     7 / 7 (100%)`
@@ -164,7 +177,10 @@ impl Xunit {
             return Act::SeenKeep;
         }
         if let Some(rest) = s.strip_prefix("OK (") {
-            self.facts_from(rest.trim_end_matches(')'), &[("tests", "test"), ("test", "test")]);
+            self.facts_from(
+                rest.trim_end_matches(')'),
+                &[("tests", "test"), ("test", "test")],
+            );
             return Act::SeenKeep;
         }
         if s.starts_with("There was ") || s.starts_with("There were ") {
@@ -223,7 +239,11 @@ impl Xunit {
             return Act::SeenKeep;
         }
         if s.starts_with("at ") {
-            return if is_foreign_frame(s) { Act::Drop } else { Act::Keep };
+            return if is_foreign_frame(s) {
+                Act::Drop
+            } else {
+                Act::Keep
+            };
         }
         if s.contains(": error ") {
             self.errors += 1;
@@ -233,14 +253,27 @@ impl Xunit {
 
     fn swift(&mut self, s: &str) -> Act {
         // build progress `[3/6] Compiling …`, `Building for debugging...`
-        if s.starts_with('[') && s.split_once(']').is_some_and(|(n, _)| n[1..].contains('/') && n[1..].replace('/', "").bytes().all(|b| b.is_ascii_digit())) {
+        if s.starts_with('[')
+            && s.split_once(']').is_some_and(|(n, _)| {
+                n[1..].contains('/') && n[1..].replace('/', "").bytes().all(|b| b.is_ascii_digit())
+            })
+        {
             return Act::Drop;
         }
-        if s.starts_with("Building for ") || s.starts_with("Build complete!") || s.starts_with("Compiling ") || s.starts_with("Fetching ") || s.starts_with("Computing version") {
+        if s.starts_with("Building for ")
+            || s.starts_with("Build complete!")
+            || s.starts_with("Compiling ")
+            || s.starts_with("Fetching ")
+            || s.starts_with("Computing version")
+        {
             return Act::Drop;
         }
         if s.starts_with("Test Suite '") {
-            return if s.contains("' failed at ") { Act::SeenKeep } else { Act::SeenDrop };
+            return if s.contains("' failed at ") {
+                Act::SeenKeep
+            } else {
+                Act::SeenDrop
+            };
         }
         if s.starts_with("Test Case '") {
             if s.contains("' failed (") {
@@ -271,10 +304,15 @@ impl Xunit {
             return Act::SeenDrop;
         }
         // Swift Testing: `✔ Test add() passed after 0.001 seconds.`, `◇ Test x() started.`
-        if (s.contains("Test ") || s.contains("Suite ")) && (s.ends_with(" started.") || s.contains(" passed after ")) {
+        if (s.contains("Test ") || s.contains("Suite "))
+            && (s.ends_with(" started.") || s.contains(" passed after "))
+        {
             return Act::SeenDrop;
         }
-        if s.contains("Test run with ") || s.contains(" recorded an issue") || (s.contains("Test ") && s.contains(" failed after ")) {
+        if s.contains("Test run with ")
+            || s.contains(" recorded an issue")
+            || (s.contains("Test ") && s.contains(" failed after "))
+        {
             if s.contains(" recorded an issue") {
                 self.failed_marks += 1;
             }
@@ -296,7 +334,10 @@ impl Xunit {
         } else {
             ("", s)
         };
-        if s.starts_with("Downloading from ") || s.starts_with("Downloaded from ") || s.starts_with("Progress (") {
+        if s.starts_with("Downloading from ")
+            || s.starts_with("Downloaded from ")
+            || s.starts_with("Progress (")
+        {
             return Act::Drop;
         }
         if msg.starts_with("Tests run:") {
@@ -316,7 +357,11 @@ impl Xunit {
                 }
                 return Act::SeenKeep;
             }
-            return if msg.contains("FAILURE") || msg.contains("ERROR") { Act::SeenKeep } else { Act::SeenDrop };
+            return if msg.contains("FAILURE") || msg.contains("ERROR") {
+                Act::SeenKeep
+            } else {
+                Act::SeenDrop
+            };
         }
         if level == "INFO" {
             if msg.is_empty()
@@ -364,7 +409,11 @@ impl Xunit {
             return Act::Keep;
         }
         if s.starts_with("at ") || s.starts_with("\tat ") {
-            return if is_foreign_frame(s) { Act::Drop } else { Act::Keep };
+            return if is_foreign_frame(s) {
+                Act::Drop
+            } else {
+                Act::Keep
+            };
         }
         Act::Keep
     }
@@ -381,7 +430,11 @@ impl Xunit {
             self.in_try = false;
         }
         if let Some(task) = s.strip_prefix("> Task ") {
-            return if task.contains("FAILED") { Act::SeenKeep } else { Act::SeenDrop };
+            return if task.contains("FAILED") {
+                Act::SeenKeep
+            } else {
+                Act::SeenDrop
+            };
         }
         const NOISE: &[&str] = &[
             "Starting a Gradle Daemon",
@@ -423,7 +476,11 @@ impl Xunit {
             return Act::SeenKeep;
         }
         if s.starts_with("at ") {
-            return if is_foreign_frame(s) { Act::Drop } else { Act::Keep };
+            return if is_foreign_frame(s) {
+                Act::Drop
+            } else {
+                Act::Keep
+            };
         }
         Act::Keep
     }
@@ -455,7 +512,10 @@ impl Structured for Xunit {
             me.cx.undrop(1);
             me.cx.keep(&l);
         }
-        if me.cx.fact("failed test").is_none() && me.cx.fact("failed example").is_none() && me.failed_marks > 0 {
+        if me.cx.fact("failed test").is_none()
+            && me.cx.fact("failed example").is_none()
+            && me.failed_marks > 0
+        {
             me.cx.set_fact("failed test", me.failed_marks);
         }
         if me.passed_marks > 0 && me.cx.fact("test").is_none() {
@@ -509,8 +569,14 @@ Finished in 0.05 seconds
         let t = out.lines.join("\n");
         assert!(t.contains("expected: 13.95\n            got: 14"), "{t}");
         assert!(t.contains("./spec/cart_spec.rb:28"), "{t}");
-        assert!(!t.contains("rspec-core") && !t.contains("..F") && !t.contains("Finished"), "{t}");
-        assert_eq!(out.facts, vec![("example".into(), 3), ("failed example".into(), 1)]);
+        assert!(
+            !t.contains("rspec-core") && !t.contains("..F") && !t.contains("Finished"),
+            "{t}"
+        );
+        assert_eq!(
+            out.facts,
+            vec![("example".into(), 3), ("failed example".into(), 1)]
+        );
     }
 
     #[test]
@@ -528,7 +594,11 @@ Test Case '-[T.P testB]' failed (0.014 seconds).
         assert!(!t.contains("testA") && !t.contains("Compiling"), "{t}");
         assert_eq!(
             out.facts,
-            vec![("test".into(), 2), ("failed test".into(), 1), ("error".into(), 1)]
+            vec![
+                ("test".into(), 2),
+                ("failed test".into(), 1),
+                ("error".into(), 1)
+            ]
         );
     }
 
