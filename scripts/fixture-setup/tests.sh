@@ -69,11 +69,15 @@ T
   cat >> "$d/rs-broken/tests/api.rs" <<'T'
 #[test] fn api_typed() { let n: String = calc::add(1, 2); assert_eq!(n, "3"); }
 T
+  # a copy with a compiler warning
+  rm -rf "$d/rs-warn"; cp -r "$r" "$d/rs-warn"
+  sed -i 's|pub fn divide(a: i64, b: i64) -> i64 { a / b }|pub fn divide(a: i64, b: i64) -> i64 { let unused = 3; a / b }|' "$d/rs-warn/src/lib.rs"
   (cd "$r" && cargo build -q --tests 2>/dev/null || true)
   # captures:
   #   tests/cargo-test failing     cargo test                      (in rs-calc)
   #   tests/cargo-test passing     cargo test add                  (in rs-calc)
   #   tests/cargo-test compile-error cargo test                    (in rs-broken)
+  #   tests/cargo-test warning       cargo test round               (in rs-warn, RUST_BACKTRACE=0)
   #   tests/cargo-nextest failing  cargo nextest run               (in rs-calc)
   #   tests/cargo-nextest passing  cargo nextest run add           (in rs-calc)
 fi

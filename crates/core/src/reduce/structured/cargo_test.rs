@@ -95,8 +95,14 @@ impl CargoTest {
         self.in_capture = false;
         self.header = None;
         match word {
-            "PASS" | "SKIP" | "START" | "RETRY" => self.cx.drop(1),
-            _ => self.keep(s),
+            "PASS" | "SKIP" | "START" | "RETRY" | "SLOW" => self.cx.drop(1),
+            _ => {
+                // `FAIL [   0.012s] ( 3/13) calc tests::divide_by_zero`
+                if let Some((_, name)) = rest.split_once(") ") {
+                    self.cx.failure(name);
+                }
+                self.keep(s)
+            }
         }
         true
     }
@@ -206,10 +212,13 @@ impl Structured for CargoTest {
                 self.cx.drop(1);
                 return;
             }
-            let cont = t.starts_with(' ') || t.starts_with('|') || t.starts_with("...");
+            let cont = t.starts_with(' ')
+                || t.starts_with('|')
+                || t.starts_with("...")
+                || super::test_common::is_code_frame(t);
             let status = progress(t) || s.starts_with("Running ") || s.starts_with("Doc-tests ");
             if cont && !status {
-                if d == Diag::Error || s.starts_with("--> ") || s.starts_with("= note") {
+                if d == Diag::Error || s.starts_with("--> ") {
                     self.keep(t);
                 } else {
                     self.cx.drop(1);
@@ -292,6 +301,8 @@ impl Structured for CargoTest {
                 self.cx.seen();
                 if status.starts_with("FAILED") && !self.nextest {
                     self.failed_lines += 1;
+                    let name = rest.rsplit_once(" ... ").map_or(rest, |x| x.0).to_string();
+                    self.cx.failure(&name);
                     self.keep(t);
                 } else {
                     self.cx.drop(1);

@@ -89,7 +89,9 @@ impl GoTest {
         if let Some(rest) = s.strip_prefix("--- ") {
             self.cx.seen();
             let top = !line.starts_with(' ') && !line.starts_with('\t');
-            if rest.starts_with("FAIL:") {
+            if let Some(name) = rest.strip_prefix("FAIL:") {
+                let name = name.trim();
+                self.cx.failure(name.split(" (").next().unwrap_or(name));
                 if top {
                     self.failed_tests += 1;
                 } else {

@@ -23,6 +23,8 @@ pub struct JsTest {
     /// TAP: inside a multi-line YAML value we keep (`error: |-`, `stack: |-`).
     tap_key_indent: Option<(usize, bool)>,
     last_tap_failed: bool,
+    /// deno: inside the closing ` FAILURES ` list (the same names as the ERRORS headers).
+    in_deno_failures: bool,
     /// jest --verbose: the test tree under a `PASS file` line (dropped up to the blank line).
     in_pass_suite: bool,
     failed_markers: u64,
@@ -281,6 +283,7 @@ impl JsTest {
             self.last_tap_failed = !rest.contains("# SKIP") && !rest.contains("# TODO");
             if self.last_tap_failed {
                 self.failed_markers += 1;
+                self.cx.failure(s);
                 self.cx.keep(line);
             } else {
                 self.cx.drop(1);
@@ -321,6 +324,16 @@ impl Structured for JsTest {
             self.cx.keep("");
             return;
         }
+        if s == "FAILURES" {
+            self.in_deno_failures = true;
+            self.cx.drop(1);
+            return;
+        }
+        if self.in_deno_failures && (s.contains(" => ") || s.ends_with("(uncaught error)")) {
+            self.cx.drop(1);
+            return;
+        }
+        self.in_deno_failures = false;
         if self.in_pass_suite && line.starts_with("  ") {
             self.cx.drop(1);
             return;
@@ -376,6 +389,7 @@ impl Structured for JsTest {
         if failed {
             self.cx.seen();
             self.failed_markers += 1;
+            self.cx.failure(s);
         }
         if s.starts_with("❯ ") && s.contains(" tests") && s.contains(" failed") {
             self.cx.seen();

@@ -108,6 +108,7 @@ impl Pytest {
         }
         if t.starts_with("FAIL: ") || t.starts_with("ERROR: ") {
             self.unittest = true;
+            self.cx.failure(t.split_once(": ").map_or(t, |x| x.1));
             self.cx.seen();
             self.cx.keep(t);
             return true;
@@ -324,6 +325,12 @@ impl Structured for Pytest {
             }
         }
         if self.section == Section::ShortSummary {
+            if let Some(name) = t
+                .strip_prefix("FAILED ")
+                .or_else(|| t.strip_prefix("ERROR "))
+            {
+                self.cx.failure(name.split(" - ").next().unwrap_or(name));
+            }
             self.cx.keep(t);
             return;
         }

@@ -33,7 +33,14 @@ pub struct Cx {
     pub recognized: u64,
     facts: Vec<(String, u64)>,
     last_blank: bool,
+    /// Names of failing tests, listed at the end when kept lines had to be cut
+    /// (so every failing test's name survives a very long run).
+    failures: Vec<String>,
+    failures_more: u64,
 }
+
+/// Failing test names remembered for the closing list.
+const MAX_FAILURE_NAMES: usize = 2000;
 
 impl Cx {
     /// Keep a line (blank runs fold into one blank line).
@@ -57,6 +64,19 @@ impl Cx {
         if self.tail.len() > TAIL {
             self.tail.pop_front();
             self.omitted += 1;
+        }
+    }
+
+    /// Remember a failing test's name (shown again only if the middle gets cut).
+    pub fn failure(&mut self, name: &str) {
+        let name = name.trim();
+        if name.is_empty() || self.failures.iter().any(|n| n == name) {
+            return;
+        }
+        if self.failures.len() < MAX_FAILURE_NAMES {
+            self.failures.push(clip_line(name, 300).into_owned());
+        } else {
+            self.failures_more += 1;
         }
     }
 
@@ -134,6 +154,18 @@ impl Cx {
             lines.push(omission_marker(self.omitted, 0));
         }
         lines.extend(self.tail);
+        if self.omitted > 0 && !self.failures.is_empty() {
+            let total = self.failures.len() as u64 + self.failures_more;
+            lines.push(format!(
+                "failing tests ({total}, listed because lines were cut above):"
+            ));
+            for n in &self.failures {
+                lines.push(format!("  {n}"));
+            }
+            if self.failures_more > 0 {
+                lines.push(format!("  ... and {} more", self.failures_more));
+            }
+        }
         Some(StructuredOutput {
             name,
             lines,
@@ -329,6 +361,25 @@ mod tests {
             &format!("line {}", HEAD + TAIL + 9)
         );
         assert!(Cx::default().finish("t").is_none());
+    }
+
+    #[test]
+    fn failing_names_listed_when_cut() {
+        let mut cx = Cx::default();
+        cx.seen();
+        cx.failure("tests::a");
+        for i in 0..(HEAD + TAIL + 1) {
+            cx.keep(&format!("line {i}"));
+        }
+        cx.failure("tests::b");
+        let out = cx.finish("t").unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.ends_with(
+                "failing tests (2, listed because lines were cut above):\n  tests::a\n  tests::b"
+            ),
+            "{t}"
+        );
     }
 
     #[test]

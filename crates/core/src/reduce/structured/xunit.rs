@@ -486,6 +486,20 @@ impl Xunit {
     }
 }
 
+impl Xunit {
+    /// A line naming one failing test (remembered for the closing list).
+    fn is_failure_line(&self, s: &str) -> bool {
+        match self.kind {
+            Kind::Rspec => s.starts_with("rspec ./") || s.contains("(FAILED"),
+            Kind::Phpunit => false,
+            Kind::Dotnet => s.starts_with("Failed ") && s.ends_with(']'),
+            Kind::Swift => s.starts_with("Test Case '") || s.contains(" recorded an issue"),
+            Kind::Maven => s.contains("<<< FAILURE!") || s.contains("<<< ERROR!"),
+            Kind::Gradle => s.ends_with(" FAILED") && s.contains(" > "),
+        }
+    }
+}
+
 impl Structured for Xunit {
     fn push(&mut self, line: &str) {
         let s = line.trim();
@@ -499,6 +513,9 @@ impl Structured for Xunit {
         };
         if matches!(act, Act::SeenDrop | Act::SeenKeep) {
             self.cx.seen();
+        }
+        if act == Act::SeenKeep && self.is_failure_line(s) {
+            self.cx.failure(s);
         }
         match act {
             Act::Keep | Act::SeenKeep => self.cx.keep(line),
