@@ -34,6 +34,9 @@ pub struct CargoTest {
     compile_errors: u64,
     /// `test result: ok.` lines dropped (one per passing test binary).
     ok_results: u64,
+    /// Tests that failed (`test x ... FAILED`) and those with a `---- x stdout ----` block.
+    failed_names: Vec<String>,
+    detailed: std::collections::HashSet<String>,
     /// Inside nextest's `stdout ───`/`stderr ───` capture (indented by 4).
     in_capture: bool,
 }
@@ -300,10 +303,14 @@ impl Structured for CargoTest {
             if let Some((_, status)) = rest.rsplit_once(" ... ") {
                 self.cx.seen();
                 if status.starts_with("FAILED") && !self.nextest {
+                    // shown by its `---- name stdout ----` block; listed at the end if it has none
                     self.failed_lines += 1;
                     let name = rest.rsplit_once(" ... ").map_or(rest, |x| x.0).to_string();
                     self.cx.failure(&name);
-                    self.keep(t);
+                    if self.failed_names.len() < 2000 {
+                        self.failed_names.push(name);
+                    }
+                    self.cx.drop(1);
                 } else {
                     self.cx.drop(1);
                 }
@@ -330,6 +337,12 @@ impl Structured for CargoTest {
         }
         if s.starts_with("---- ") && s.ends_with(" ----") {
             self.cx.seen();
+            let name = s[5..s.len() - 5]
+                .trim_end_matches(" stdout")
+                .trim_end_matches(" stderr");
+            if self.detailed.len() < 2000 {
+                self.detailed.insert(name.to_string());
+            }
             self.keep(s);
             return;
         }
@@ -342,6 +355,12 @@ impl Structured for CargoTest {
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
         let mut me = *self;
+        for n in std::mem::take(&mut me.failed_names) {
+            if !me.detailed.contains(&n) {
+                me.cx.undrop(1);
+                me.cx.keep(&format!("test {n} ... FAILED"));
+            }
+        }
         if !me.cx.has_facts() && me.failed_lines > 0 {
             me.cx.set_fact("failed test", me.failed_lines);
         }
@@ -419,7 +438,8 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
         let out = run(text, false);
         let t = out.lines.join("\n");
         assert!(t.contains("Running unittests src/lib.rs"), "{t}");
-        assert!(t.contains("test b ... FAILED"), "{t}");
+        assert!(t.contains("---- b stdout ----"), "{t}");
+        assert!(!t.contains("test b ... FAILED"), "{t}");
         assert!(t.contains("panicked at src/lib.rs:3:5"), "{t}");
         assert!(t.contains("  left: 1\n right: 2"), "{t}");
         assert!(t.contains("1: calc::b at ./src/lib.rs:3:5"), "{t}");
