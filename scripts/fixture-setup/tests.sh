@@ -392,7 +392,8 @@ require("fs").writeFileSync("package.json", JSON.stringify(p,null,2));'
   # yarn (berry) wants its own lockfile and install
   (cd "$d/js-mocha" && rm -f node_modules && printf 'nodeLinker: node-modules\nenableTelemetry: false\n' > .yarnrc.yml \
     && touch yarn.lock && yarn add -D mocha >/dev/null)
-  # captures (in js-cart): see rules/tests/*.fixture.json for the exact commands
+  # captures (in js-cart, js-vitest, js-mocha): the fixtures' input.command; NO_COLOR=1 and
+  # npm_config_userconfig pointing at an npmrc without this machine's nodedir line
 fi
 
 if want go; then

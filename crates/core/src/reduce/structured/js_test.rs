@@ -23,6 +23,9 @@ pub struct JsTest {
     /// TAP: inside a multi-line YAML value we keep (`error: |-`, `stack: |-`).
     tap_key_indent: Option<(usize, bool)>,
     last_tap_failed: bool,
+    /// node's spec reporter: the closing `✖ failing tests:` recap (details were shown
+    /// inline); Some(true) right after a `✖ name` line, whose first detail line stays.
+    node_recap: Option<bool>,
     /// deno: inside the closing ` FAILURES ` list (the same names as the ERRORS headers).
     in_deno_failures: bool,
     /// jest --verbose: the test tree under a `PASS file` line (dropped up to the blank line).
@@ -46,6 +49,7 @@ fn is_pass_line(s: &str) -> bool {
         "○ ",
         "↓ ",
         "✓  ",
+        "﹣ ",
     ];
     if PREFIXES.iter().any(|p| s.starts_with(p)) {
         return true;
@@ -154,12 +158,12 @@ impl JsTest {
             self.keep_summary(s);
             return true;
         }
-        // TAP `# pass 3`, `# fail 3`, `# tests 7`, `# skipped 1`
-        if s.starts_with("# duration_ms ") {
+        // TAP `# pass 3`, `# fail 3`, `# tests 7`, `# skipped 1`; node's spec reporter `ℹ pass 3`
+        if s.starts_with("# duration_ms ") || s.starts_with("ℹ duration_ms ") {
             self.cx.drop(1);
             return true;
         }
-        if let Some(rest) = s.strip_prefix("# ") {
+        if let Some(rest) = s.strip_prefix("# ").or_else(|| s.strip_prefix("ℹ ")) {
             let mut it = rest.split_whitespace();
             if let (Some(w), Some(n), None) = (it.next(), it.next(), it.next()) {
                 if let Ok(n) = n.parse::<u64>() {
@@ -324,6 +328,25 @@ impl Structured for JsTest {
             self.cx.keep("");
             return;
         }
+        if s == "✖ failing tests:" {
+            self.node_recap = Some(false);
+            self.cx.keep(line);
+            return;
+        }
+        if let Some(first) = self.node_recap {
+            if s.starts_with("test at ") {
+                self.cx.keep(line);
+            } else if s.starts_with("✖ ") {
+                self.node_recap = Some(true);
+                self.cx.keep(line);
+            } else if first && !s.is_empty() {
+                self.node_recap = Some(false);
+                self.cx.keep(line);
+            } else {
+                self.cx.drop(1);
+            }
+            return;
+        }
         if s == "FAILURES" {
             self.in_deno_failures = true;
             self.cx.drop(1);
@@ -382,6 +405,7 @@ impl Structured for JsTest {
         let failed = s.starts_with("× ")
             || s.starts_with("✕ ")
             || s.starts_with("✘ ")
+            || (s.starts_with("✖ ") && s != "✖ failing tests:")
             || s.starts_with("(fail) ")
             || s.starts_with("● ")
             || s.ends_with(" ... FAILED")

@@ -215,6 +215,7 @@ pub fn is_foreign_frame(frame: &str) -> bool {
         "at NUnit.",
         "/vendor/phpunit/",
         "processTicksAndRejections",
+        "async Promise.all (index",
         "process.processImmediate",
     ];
     MARKERS.iter().any(|m| frame.contains(m))
