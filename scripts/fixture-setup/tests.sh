@@ -601,3 +601,65 @@ final class CartTest extends TestCase {
 T
   # captures (in php-cart): phpunit tests; phpunit --filter 'testAdd' tests
 fi
+
+if want ruby; then
+  # minitest (apt-get install ruby-minitest rake): rake test
+  m=$d/rb-mini
+  rm -rf "$m"; mkdir -p "$m/lib" "$m/test"
+  cp "$d/rb-cart/lib/cart.rb" "$m/lib/cart.rb"
+  cat > "$m/Rakefile" <<'T'
+require "rake/testtask"
+Rake::TestTask.new(:test) { |t| t.libs << "test" << "lib"; t.pattern = "test/**/*_test.rb" }
+T
+  cat > "$m/test/cart_test.rb" <<'T'
+require "minitest/autorun"
+require "cart"
+
+class CartTest < Minitest::Test
+  def setup; @cart = Cart.new; end
+  def test_add; assert_equal 1, @cart.add("apple").count; end
+  def test_add_many; assert_equal 5, @cart.add("apple", 3).add("pear", 2).count; end
+  def test_remove_missing; @cart.remove("banana"); assert_equal 0, @cart.count; end
+  def test_total_discount; assert_equal 13.95, @cart.total([10, 5.5], 0.1); end
+  def test_round; assert_equal 3, @cart.total([1.4, 1.4]); end
+  def test_currency; skip "needs the currency service"; end
+end
+T
+  # captures (in rb-mini): rake test; rake test TESTOPTS="--name=/add/"
+fi
+
+if want cpp; then
+  # ctest (cmake is on the machine): three tests, one failing with output
+  c=$d/cpp-calc
+  rm -rf "$c"; mkdir -p "$c"
+  cat > "$c/CMakeLists.txt" <<'T'
+cmake_minimum_required(VERSION 3.16)
+project(calc C)
+enable_testing()
+add_executable(calc_test calc_test.c)
+add_test(NAME add COMMAND calc_test add)
+add_test(NAME divide COMMAND calc_test divide)
+add_test(NAME parse COMMAND calc_test parse)
+add_test(NAME round COMMAND calc_test round)
+T
+  cat > "$c/calc_test.c" <<'T'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int check(const char *what, long got, long want, int line) {
+  if (got == want) return 0;
+  fprintf(stderr, "calc_test.c:%d: %s: expected %ld, got %ld\n", line, what, want, got);
+  return 1;
+}
+int main(int argc, char **argv) {
+  const char *t = argc > 1 ? argv[1] : "";
+  if (!strcmp(t, "add")) return check("add(2, 2)", 2 + 2, 4, __LINE__);
+  if (!strcmp(t, "divide")) return check("divide(7, 2)", 7 / 2, 4, __LINE__);
+  if (!strcmp(t, "parse")) return check("parse(\"42\")", strtol("42", 0, 10), 42, __LINE__);
+  if (!strcmp(t, "round")) { printf("rounding 2.5\n"); return check("round(2.5)", (long)(2.5 + 0.5), 3, __LINE__); }
+  return 2;
+}
+T
+  (cd "$c" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null)
+  # captures (in cpp-calc/build): ctest --output-on-failure; ctest -R "add|parse"
+fi

@@ -65,6 +65,8 @@ pub const NAMES: &[&str] = &[
     "swift-test",
     "maven-test",
     "gradle-test",
+    "minitest",
+    "ctest",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -85,6 +87,8 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "swift-test" => Box::new(xunit::Xunit::new(xunit::Kind::Swift)),
         "maven-test" => Box::new(xunit::Xunit::new(xunit::Kind::Maven)),
         "gradle-test" => Box::new(xunit::Xunit::new(xunit::Kind::Gradle)),
+        "minitest" => Box::new(xunit::Xunit::new(xunit::Kind::Minitest)),
+        "ctest" => Box::new(xunit::Xunit::new(xunit::Kind::Ctest)),
         "go-test" => Box::<go_test::GoTest>::default(),
         "js-test" => Box::<js_test::JsTest>::default(),
         "pytest" => Box::<pytest::Pytest>::default(),

@@ -17,6 +17,8 @@ pub enum Kind {
     Swift,
     Maven,
     Gradle,
+    Minitest,
+    Ctest,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -487,6 +489,76 @@ impl Xunit {
 }
 
 impl Xunit {
+    fn minitest(&mut self, s: &str) -> Act {
+        if s.starts_with("Run options:") || s == "# Running:" || s.starts_with("Finished in ") {
+            return Act::SeenDrop;
+        }
+        if !s.is_empty() && s.chars().all(|c| ".FESN".contains(c)) {
+            return Act::SeenDrop;
+        }
+        if s.starts_with("You have skipped tests.") {
+            return Act::Drop;
+        }
+        // `6 runs, 4 assertions, 1 failures, 1 errors, 1 skips`
+        if s.contains(" runs, ") && s.contains(" assertions") {
+            self.facts_from(
+                s,
+                &[
+                    ("runs", "test"),
+                    ("failures", "failed test"),
+                    ("errors", "error"),
+                    ("skips", "skipped test"),
+                ],
+            );
+            return Act::SeenKeep;
+        }
+        if s.ends_with(") Failure:") || s.ends_with(") Error:") {
+            return Act::SeenKeep;
+        }
+        if s.starts_with('/') && is_foreign_frame(s) {
+            return Act::Drop;
+        }
+        // rake's own trailer after a failed run
+        if s == "(See full trace by running task with --trace)" {
+            return Act::Drop;
+        }
+        Act::Keep
+    }
+
+    fn ctest(&mut self, s: &str) -> Act {
+        if s.starts_with("Test project ") {
+            return Act::SeenDrop;
+        }
+        if s.starts_with("Start ") && s.contains(": ") {
+            return Act::SeenDrop;
+        }
+        // `1/4 Test #1: add ........   Passed    0.00 sec`
+        if s.contains(" Test #") || s.starts_with("Test #") {
+            if s.contains("   Passed ") || s.contains(" Not Run") && s.contains("Disabled") {
+                return Act::SeenDrop;
+            }
+            self.failed_marks += 1;
+            return Act::SeenKeep;
+        }
+        // `75% tests passed, 1 tests failed out of 4`
+        if s.contains("% tests passed") {
+            if let Some((_, rest)) = s.split_once(", ") {
+                let mut w = rest.split_whitespace();
+                if let Some(n) = w.next().and_then(|n| n.parse::<u64>().ok()) {
+                    self.cx.set_fact("failed test", n);
+                }
+                if let Some(total) = rest.rsplit(' ').next().and_then(|n| n.parse::<u64>().ok()) {
+                    self.cx.set_fact("test", total);
+                }
+            }
+            return Act::SeenKeep;
+        }
+        if s.starts_with("Total Test time") {
+            return Act::Drop;
+        }
+        Act::Keep
+    }
+
     /// A line naming one failing test (remembered for the closing list).
     fn is_failure_line(&self, s: &str) -> bool {
         match self.kind {
@@ -496,6 +568,8 @@ impl Xunit {
             Kind::Swift => s.starts_with("Test Case '") || s.contains(" recorded an issue"),
             Kind::Maven => s.contains("<<< FAILURE!") || s.contains("<<< ERROR!"),
             Kind::Gradle => s.ends_with(" FAILED") && s.contains(" > "),
+            Kind::Minitest => false,
+            Kind::Ctest => s.contains("***") || s.contains(" (Failed)") || s.contains(" (Timeout)"),
         }
     }
 }
@@ -510,6 +584,8 @@ impl Structured for Xunit {
             Kind::Swift => self.swift(s),
             Kind::Maven => self.maven(s),
             Kind::Gradle => self.gradle(s),
+            Kind::Minitest => self.minitest(s),
+            Kind::Ctest => self.ctest(s),
         };
         if matches!(act, Act::SeenDrop | Act::SeenKeep) {
             self.cx.seen();
@@ -548,6 +624,8 @@ impl Structured for Xunit {
             Kind::Swift => "swift-test",
             Kind::Maven => "maven-test",
             Kind::Gradle => "gradle-test",
+            Kind::Minitest => "minitest",
+            Kind::Ctest => "ctest",
         };
         me.cx.finish(name)
     }
