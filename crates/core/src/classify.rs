@@ -176,7 +176,9 @@ fn score_match(m: MatchRef<'_>, s: &Subject<'_>, why: &mut Vec<&'static str>) ->
         score += 60.0;
         why.push("gitSubcommands");
     }
-    let has = |tok: &str| s.argv.iter().skip(1).any(|a| a == tok);
+    // anywhere in argv, the program name included (as in the original): a rule for
+    // `pytest` matches `pytest -x` as well as `python -m pytest` and `uv run pytest`
+    let has = |tok: &str| s.argv.iter().any(|a| a == tok);
     if let Some(gs) = groups!(argv_includes) {
         if !gs.iter().all(|g| g.iter().all(|t| has(t))) {
             return None;
@@ -399,5 +401,27 @@ mod tests {
             "install/cargo-install"
         );
         assert!(n("cargo test").typed_argv.is_empty());
+    }
+
+    #[test]
+    fn argv_includes_sees_the_program_name() {
+        let m = Match {
+            argv_includes_any: Some(vec![vec!["pytest".into()]]),
+            ..Match::default()
+        };
+        let mut w = Vec::new();
+        for argv in [vec!["pytest", "-x"], vec!["python", "-m", "pytest"]] {
+            let argv: Vec<String> = argv.into_iter().map(String::from).collect();
+            let command = argv.join(" ");
+            let s = Subject {
+                tool_name: "exec",
+                argv: &argv,
+                command: &command,
+            };
+            assert!(
+                score_match(MatchRef::Owned(&m), &s, &mut w).is_some(),
+                "{argv:?}"
+            );
+        }
     }
 }

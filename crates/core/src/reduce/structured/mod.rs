@@ -40,12 +40,18 @@ pub trait Structured {
 
 pub mod apt;
 pub mod cargo;
+pub mod cargo_test;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
+pub mod go_test;
 pub mod help;
+pub mod js_test;
 pub mod npm_ls;
 pub mod pip;
+pub mod pytest;
+pub mod test_common;
+pub mod xunit;
 
 /// Names usable in a rule's `reducer` key.
 pub const NAMES: &[&str] = &[
@@ -57,6 +63,18 @@ pub const NAMES: &[&str] = &[
     "pip",
     "apt",
     "cargo",
+    "cargo-test",
+    "pytest",
+    "js-test",
+    "go-test",
+    "rspec",
+    "phpunit",
+    "dotnet-test",
+    "swift-test",
+    "maven-test",
+    "gradle-test",
+    "minitest",
+    "ctest",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -65,7 +83,7 @@ pub fn is_known(name: &str) -> bool {
 
 /// A fresh reducer for `name`, or None for an unknown name.
 pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
-    let _ = norm;
+    let has = |w: &str| norm.argv.iter().any(|a| a == w);
     Some(match name {
         "git-status" => Box::<git_status::GitStatus>::default(),
         "git-diff" => Box::<git_diff::GitDiff>::default(),
@@ -75,6 +93,18 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "pip" => Box::<pip::Pip>::default(),
         "apt" => Box::<apt::Apt>::default(),
         "cargo" => Box::<cargo::Cargo>::default(),
+        "rspec" => Box::new(xunit::Xunit::new(xunit::Kind::Rspec)),
+        "phpunit" => Box::new(xunit::Xunit::new(xunit::Kind::Phpunit)),
+        "dotnet-test" => Box::new(xunit::Xunit::new(xunit::Kind::Dotnet)),
+        "swift-test" => Box::new(xunit::Xunit::new(xunit::Kind::Swift)),
+        "maven-test" => Box::new(xunit::Xunit::new(xunit::Kind::Maven)),
+        "gradle-test" => Box::new(xunit::Xunit::new(xunit::Kind::Gradle)),
+        "minitest" => Box::new(xunit::Xunit::new(xunit::Kind::Minitest)),
+        "ctest" => Box::new(xunit::Xunit::new(xunit::Kind::Ctest)),
+        "go-test" => Box::<go_test::GoTest>::default(),
+        "js-test" => Box::<js_test::JsTest>::default(),
+        "pytest" => Box::<pytest::Pytest>::default(),
+        "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
         _ => return None,
     })
 }

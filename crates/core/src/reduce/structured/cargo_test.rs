@@ -1,0 +1,493 @@
+//! `cargo test` (libtest) and `cargo nextest run`.
+//!
+//! Kept: every failing test (`test x ... FAILED`, nextest's `FAIL [..] crate test`), its
+//! captured output with the panic message, assertion values and location, the
+//! backtrace frames in project code, `test result: FAILED` lines, the `error: test
+//! failed, to rerun pass …` hints, and compile errors whole (a test run that does not
+//! build). Dropped: `Compiling`/`Running` progress, passing and ignored tests, `ok`
+//! result lines, libtest's repeated name lists, standard-library backtrace frames,
+//! warning snippets (the warning line and its location stay).
+//! Facts: passed/failed/ignored tests summed over every test binary (libtest), or
+//! nextest's own `Summary` line.
+
+use super::test_common::{is_foreign_frame, Cx};
+use super::{Structured, StructuredOutput};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Diag {
+    Error,
+    Warning,
+}
+
+#[derive(Default)]
+pub struct CargoTest {
+    cx: Cx,
+    nextest: bool,
+    nextest_summary: bool,
+    /// `Running unittests src/lib.rs (…)`: shown before the binary's first kept line.
+    header: Option<String>,
+    diag: Option<Diag>,
+    in_name_list: bool,
+    in_backtrace: bool,
+    frame: Option<String>,
+    failed_lines: u64,
+    compile_errors: u64,
+    /// `test result: ok.` lines dropped (one per passing test binary).
+    ok_results: u64,
+    /// Tests that failed (`test x ... FAILED`) and those with a `---- x stdout ----` block.
+    failed_names: Vec<String>,
+    detailed: std::collections::HashSet<String>,
+    /// Inside nextest's `stdout ───`/`stderr ───` capture (indented by 4).
+    in_capture: bool,
+}
+
+impl CargoTest {
+    pub fn new(nextest: bool) -> Self {
+        CargoTest {
+            nextest,
+            ..Self::default()
+        }
+    }
+
+    fn keep(&mut self, line: &str) {
+        if let Some(h) = self.header.take() {
+            self.cx.keep(&h);
+        }
+        self.cx.keep(line);
+    }
+
+    fn result_line(&mut self, t: &str) -> bool {
+        let Some(rest) = t.strip_prefix("test result: ") else {
+            return false;
+        };
+        self.cx.seen();
+        if !self.nextest {
+            for (word, n) in
+                super::test_common::count_pairs(rest.split_once(". ").map_or(rest, |x| x.1))
+            {
+                match word.as_str() {
+                    "passed" => self.cx.add_fact("passed test", n),
+                    "failed" => self.cx.add_fact("failed test", n),
+                    "ignored" => self.cx.add_fact("ignored test", n),
+                    _ => {}
+                }
+            }
+        }
+        if rest.starts_with("ok") || self.nextest {
+            self.cx.drop(1);
+            self.ok_results += 1;
+            self.header = None;
+        } else {
+            self.keep(t);
+        }
+        true
+    }
+
+    fn nextest_status(&mut self, t: &str) -> bool {
+        // `PASS [   0.007s] ( 1/13) calc tests::add`, `FAIL [ …`, `SIGSEGV [ …`
+        let s = t.trim_start();
+        let Some((word, rest)) = s.split_once(' ') else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        if !rest.starts_with('[') || !word.chars().all(|c| c.is_ascii_uppercase()) {
+            return false;
+        }
+        self.nextest = true;
+        self.cx.seen();
+        self.in_capture = false;
+        self.header = None;
+        match word {
+            "PASS" | "SKIP" | "START" | "RETRY" | "SLOW" => self.cx.drop(1),
+            _ => {
+                // `FAIL [   0.012s] ( 3/13) calc tests::divide_by_zero`
+                if let Some((_, name)) = rest.split_once(") ") {
+                    self.cx.failure(name);
+                }
+                self.keep(s)
+            }
+        }
+        true
+    }
+
+    fn nextest_summary(&mut self, t: &str) -> bool {
+        let s = t.trim_start();
+        let Some(rest) = s.strip_prefix("Summary [") else {
+            return false;
+        };
+        self.nextest = true;
+        self.nextest_summary = true;
+        self.cx.seen();
+        self.in_capture = false;
+        if let Some((_, counts)) = rest.split_once(" run: ") {
+            for (word, n) in super::test_common::count_pairs(counts) {
+                let name = match word.as_str() {
+                    "passed" => "passed test",
+                    "failed" => "failed test",
+                    "skipped" => "skipped test",
+                    "flaky" => "flaky test",
+                    "leaky" => "leaky test",
+                    "timed" => "timed out test",
+                    _ => continue,
+                };
+                self.cx.set_fact(name, n);
+            }
+        }
+        self.keep(s);
+        true
+    }
+}
+
+fn progress(t: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "Compiling ",
+        "Checking ",
+        "Finished ",
+        "Downloaded ",
+        "Downloading ",
+        "Updating ",
+        "Locking ",
+        "Adding ",
+        "Blocking ",
+        "Fresh ",
+        "Building ",
+        "Documenting ",
+        "Packaging ",
+        "Unpacking ",
+    ];
+    t.starts_with(' ') && {
+        let s = t.trim_start();
+        WORDS.iter().any(|w| s.starts_with(w))
+    }
+}
+
+impl Structured for CargoTest {
+    fn push(&mut self, line: &str) {
+        // nextest indents captured output by four spaces
+        let t = if self.in_capture {
+            line.strip_prefix("    ").unwrap_or(line)
+        } else {
+            line
+        };
+        let s = t.trim_start();
+
+        // backtraces: keep frames in project code, drop the rest
+        if self.in_backtrace {
+            let is_frame = s
+                .split_once(": ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if is_frame {
+                if self.frame.take().is_some() {
+                    self.cx.drop(1);
+                }
+                self.frame = Some(s.to_string());
+                return;
+            }
+            if let Some(at) = s.strip_prefix("at ") {
+                match self.frame.take() {
+                    Some(f) if !is_foreign_frame(at) => self.keep(&format!("   {f} at {at}")),
+                    Some(_) => self.cx.drop(2),
+                    None => self.cx.drop(1),
+                }
+                return;
+            }
+            if self.frame.take().is_some() {
+                self.cx.drop(1);
+            }
+            self.in_backtrace = false;
+        }
+        if s == "stack backtrace:" || s == "Stack backtrace:" {
+            self.in_backtrace = true;
+            self.cx.drop(1);
+            return;
+        }
+        if s.starts_with("note: Some details are omitted")
+            || s.starts_with("note: run with `RUST_BACKTRACE=")
+        {
+            self.cx.drop(1);
+            return;
+        }
+
+        // compiler diagnostics around the run
+        if let Some(d) = self.diag {
+            if t.is_empty() {
+                self.diag = None;
+                self.cx.drop(1);
+                return;
+            }
+            let cont = t.starts_with(' ')
+                || t.starts_with('|')
+                || t.starts_with("...")
+                || super::test_common::is_code_frame(t);
+            let status = progress(t) || s.starts_with("Running ") || s.starts_with("Doc-tests ");
+            if cont && !status {
+                if d == Diag::Error || s.starts_with("--> ") {
+                    self.keep(t);
+                } else {
+                    self.cx.drop(1);
+                }
+                return;
+            }
+            self.diag = None;
+        }
+        if progress(t) {
+            self.cx.drop(1);
+            return;
+        }
+        if let Some(rest) = s.strip_prefix("Running ").filter(|_| t.starts_with(' ')) {
+            self.cx.seen();
+            self.cx.drop(1);
+            self.header = Some(format!("Running {rest}"));
+            return;
+        }
+        if let Some(rest) = s.strip_prefix("Doc-tests ").filter(|_| t.starts_with(' ')) {
+            self.cx.seen();
+            self.cx.drop(1);
+            self.header = Some(format!("Doc-tests {rest}"));
+            return;
+        }
+        if t.starts_with("error[") || t.starts_with("error: ") || t.starts_with("error:") {
+            let test_failure = t.starts_with("error: test failed")
+                || t.starts_with("error: test run failed")
+                || (t.starts_with("error: ") && t.contains(" targets failed"));
+            if !test_failure && !t.starts_with("error: could not compile") {
+                self.compile_errors += 1;
+            }
+            if t.starts_with("error: could not compile") || test_failure {
+                self.cx.seen();
+            }
+            self.diag = Some(Diag::Error);
+            self.keep(t);
+            return;
+        }
+        if t.starts_with("warning: ") || t.starts_with("warning[") {
+            let summary = t.contains(" generated ") && t.contains(" warning");
+            if !summary && !t.contains("tests were not run") {
+                self.diag = Some(Diag::Warning);
+            }
+            self.keep(t);
+            return;
+        }
+
+        if self.nextest_status(t) || self.nextest_summary(t) {
+            return;
+        }
+        if s.starts_with("Nextest run ID ")
+            || (s.starts_with("Starting ") && s.contains(" across "))
+            || (!s.is_empty() && s.chars().all(|c| c == '─'))
+        {
+            self.nextest = true;
+            self.cx.seen();
+            self.cx.drop(1);
+            return;
+        }
+        if self.nextest
+            && (s == "stdout ───"
+                || s == "stderr ───"
+                || s.starts_with("stdout ─")
+                || s.starts_with("stderr ─"))
+        {
+            self.in_capture = true;
+            // shown only when something of the capture is kept
+            self.header = Some(s.to_string());
+            return;
+        }
+
+        // libtest
+        if s.starts_with("running ") && (s.ends_with(" tests") || s.ends_with(" test")) {
+            self.cx.seen();
+            self.cx.drop(1);
+            return;
+        }
+        if let Some(rest) = t.strip_prefix("test ") {
+            if let Some((_, status)) = rest.rsplit_once(" ... ") {
+                self.cx.seen();
+                if status.starts_with("FAILED") && !self.nextest {
+                    // shown by its `---- name stdout ----` block; listed at the end if it has none
+                    self.failed_lines += 1;
+                    let name = rest.rsplit_once(" ... ").map_or(rest, |x| x.0).to_string();
+                    self.cx.failure(&name);
+                    if self.failed_names.len() < 2000 {
+                        self.failed_names.push(name);
+                    }
+                    self.cx.drop(1);
+                } else {
+                    self.cx.drop(1);
+                }
+                return;
+            }
+        }
+        if self.result_line(t) {
+            return;
+        }
+        if t == "failures:" {
+            self.cx.seen();
+            self.in_name_list = true;
+            self.cx.drop(1);
+            return;
+        }
+        if self.in_name_list {
+            if t.starts_with("    ") && !t.trim().is_empty() && !t.trim().contains(' ') {
+                self.cx.drop(1);
+                return;
+            }
+            if !t.is_empty() {
+                self.in_name_list = false;
+            }
+        }
+        if s.starts_with("---- ") && s.ends_with(" ----") {
+            self.cx.seen();
+            let name = s[5..s.len() - 5]
+                .trim_end_matches(" stdout")
+                .trim_end_matches(" stderr");
+            if self.detailed.len() < 2000 {
+                self.detailed.insert(name.to_string());
+            }
+            self.keep(s);
+            return;
+        }
+        if t.is_empty() {
+            self.cx.drop(1);
+            return;
+        }
+        self.keep(t);
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        let mut me = *self;
+        for n in std::mem::take(&mut me.failed_names) {
+            if !me.detailed.contains(&n) {
+                me.cx.undrop(1);
+                me.cx.keep(&format!("test {n} ... FAILED"));
+            }
+        }
+        if !me.cx.has_facts() && me.failed_lines > 0 {
+            me.cx.set_fact("failed test", me.failed_lines);
+        }
+        if me.cx.is_empty() && me.ok_results > 0 && !me.nextest {
+            // an all-green run: one line instead of one per binary
+            let f = |n: &str| me.cx.fact(n).unwrap_or(0);
+            let line = format!(
+                "test result: ok. {} passed; {} failed; {} ignored (all {} test binaries ok)",
+                f("passed test"),
+                f("failed test"),
+                f("ignored test"),
+                me.ok_results
+            );
+            me.cx.keep(&line);
+        }
+        if me.compile_errors > 0 {
+            me.cx.set_fact("compile error", me.compile_errors);
+        }
+        me.cx.finish("cargo-test")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, nextest: bool) -> StructuredOutput {
+        let mut r: Box<dyn Structured> = Box::new(CargoTest::new(nextest));
+        for l in text.lines() {
+            r.push(l);
+        }
+        r.finish(101).expect("recognized")
+    }
+
+    #[test]
+    fn libtest_failures_kept_passes_dropped_counts_summed() {
+        let text = "   Compiling calc v0.1.0 (/tmp/calc)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.5s
+     Running unittests src/lib.rs (target/debug/deps/calc-1)
+
+running 3 tests
+test a ... ok
+test b ... FAILED
+test c ... ignored
+
+failures:
+
+---- b stdout ----
+
+thread 'b' (7) panicked at src/lib.rs:3:5:
+assertion `left == right` failed
+  left: 1
+ right: 2
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/abc/library/std/src/panicking.rs:689:5
+   1: calc::b
+             at ./src/lib.rs:3:5
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+
+
+failures:
+    b
+
+test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+error: test failed, to rerun pass `--lib`
+     Running tests/api.rs (target/debug/deps/api-2)
+
+running 1 test
+test d ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        let out = run(text, false);
+        let t = out.lines.join("\n");
+        assert!(t.contains("Running unittests src/lib.rs"), "{t}");
+        assert!(t.contains("---- b stdout ----"), "{t}");
+        assert!(!t.contains("test b ... FAILED"), "{t}");
+        assert!(t.contains("panicked at src/lib.rs:3:5"), "{t}");
+        assert!(t.contains("  left: 1\n right: 2"), "{t}");
+        assert!(t.contains("1: calc::b at ./src/lib.rs:3:5"), "{t}");
+        assert!(!t.contains("rust_begin_unwind"), "{t}");
+        assert!(!t.contains("test a ... ok"), "{t}");
+        assert!(!t.contains("tests/api.rs"), "{t}");
+        assert!(
+            t.contains("error: test failed, to rerun pass `--lib`"),
+            "{t}"
+        );
+        assert_eq!(
+            out.facts,
+            vec![
+                ("passed test".into(), 2),
+                ("failed test".into(), 1),
+                ("ignored test".into(), 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn compile_error_kept_whole() {
+        let text = "   Compiling calc v0.1.0
+error[E0308]: mismatched types
+ --> tests/api.rs:4:35
+  |
+4 | fn t() { let n: String = calc::add(1, 2); }
+  |                 ------   ^^^^^^^^^^^^^^^ expected `String`, found `i64`
+
+For more information about this error, try `rustc --explain E0308`.
+error: could not compile `calc` (test \"api\") due to 1 previous error
+";
+        let out = run(text, false);
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("error[E0308]: mismatched types\n --> tests/api.rs:4:35"),
+            "{t}"
+        );
+        assert!(t.contains("expected `String`, found `i64`"), "{t}");
+        assert!(t.contains("error: could not compile"), "{t}");
+        assert_eq!(out.facts, vec![("compile error".into(), 1)]);
+    }
+
+    #[test]
+    fn not_a_test_run() {
+        let mut r: Box<dyn Structured> = Box::new(CargoTest::new(false));
+        r.push("hello");
+        r.push("world");
+        assert!(r.finish(0).is_none());
+    }
+}
