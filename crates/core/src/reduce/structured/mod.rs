@@ -42,9 +42,22 @@ pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod http;
+pub mod listing;
+pub mod ps;
+pub mod search;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
+pub const NAMES: &[&str] = &[
+    "git-status",
+    "git-diff",
+    "git-log",
+    "help",
+    "listing",
+    "search",
+    "ps",
+    "http",
+];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -52,12 +65,16 @@ pub fn is_known(name: &str) -> bool {
 
 /// A fresh reducer for `name`, or None for an unknown name.
 pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
-    let _ = norm;
     Some(match name {
         "git-status" => Box::<git_status::GitStatus>::default(),
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "listing" => Box::new(listing::Listing::new(norm)),
+        "search" if search::lists_files(norm) => Box::new(listing::Listing::new(norm)),
+        "search" => Box::new(search::Search::new(norm)),
+        "ps" => Box::<ps::Ps>::default(),
+        "http" => Box::<http::Http>::default(),
         _ => return None,
     })
 }
