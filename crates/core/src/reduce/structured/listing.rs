@@ -64,6 +64,8 @@ struct Group {
 
 pub struct Listing {
     mode: Mode,
+    /// The command prints something else than paths (`find -exec`, `-printf`).
+    not_paths: bool,
     fact: &'static str,
     tools: Vec<String>,
     groups: Vec<Group>,
@@ -111,8 +113,30 @@ impl Listing {
         if !a0.is_empty() && !tools.contains(&a0) {
             tools.push(a0.clone());
         }
+        // `find -exec grep …`, `find -printf …`, `fd -x …`: the output is not a path list
+        let not_paths = mode == Mode::Paths
+            && norm.argv.iter().skip(1).any(|a| {
+                matches!(
+                    a.as_str(),
+                    "-exec"
+                        | "-execdir"
+                        | "-ok"
+                        | "-okdir"
+                        | "-printf"
+                        | "-fprintf"
+                        | "-print0"
+                        | "-x"
+                        | "--exec"
+                        | "-X"
+                        | "--exec-batch"
+                        | "-0"
+                        | "--print0"
+                        | "-z"
+                )
+            });
         Listing {
             mode,
+            not_paths,
             fact,
             tools,
             groups: Vec::new(),
@@ -405,9 +429,18 @@ impl Listing {
         let mut common_modes: Vec<(char, String)> = Vec::new();
         let mut common_date: Option<String> = None;
         if longs.len() >= 2 {
-            let first = &longs[0].owner;
-            if longs.iter().all(|l| &l.owner == first) && !first.is_empty() {
-                common_owner = Some(first.clone());
+            // the owner most entries share is said once; the others show theirs
+            let mut owners: Vec<(&str, usize)> = Vec::new();
+            for l in &longs {
+                match owners.iter_mut().find(|(o, _)| *o == l.owner) {
+                    Some(o) => o.1 += 1,
+                    None => owners.push((&l.owner, 1)),
+                }
+            }
+            if let Some((o, n)) = owners.iter().max_by_key(|(_, n)| *n) {
+                if !o.is_empty() && *n * 10 >= longs.len() * 6 {
+                    common_owner = Some((*o).to_string());
+                }
             }
             let mut counts: Vec<(char, String, u64)> = Vec::new();
             for l in &longs {
@@ -510,7 +543,10 @@ impl Listing {
                 .collect();
             let detailed = g.items.iter().any(|i| i.long.is_some() || i.note.is_some());
             if detailed {
-                let indent = if single && (self.mode != Mode::Ls || g.dir.is_empty()) {
+                // one group, or a directory with a single entry: no header, full paths
+                let inline = (single && (self.mode != Mode::Ls || g.dir.is_empty()))
+                    || (g.count == 1 && g.items.len() == 1);
+                let indent = if inline {
                     ""
                 } else {
                     "  "
@@ -530,7 +566,7 @@ impl Listing {
                         if ty != 'l' && common != Some(&l.mode) && l.mode.len() > 1 {
                             parts.push(l.mode.clone());
                         }
-                        if common_owner.is_none() && !l.owner.is_empty() {
+                        if common_owner.as_ref() != Some(&l.owner) && !l.owner.is_empty() {
                             parts.push(l.owner.clone());
                         }
                         if ty != 'd' {
@@ -805,7 +841,7 @@ impl Structured for Listing {
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
-        if self.entries == 0 {
+        if self.entries == 0 || self.not_paths {
             return None;
         }
         let entries = self.entries;
@@ -931,6 +967,11 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
     #[test]
     fn not_a_listing() {
         assert!(run("find x", "").is_none());
+        assert!(run(
+            "find . -name '*.ts' -exec grep -Hn TODO {} +",
+            "./a.ts:3:// TODO x\n./b/c.ts:1:TODO y\n"
+        )
+        .is_none());
         assert!(run(
             "tar -czf x.tgz d",
             "tar: d: Cannot stat: No such file or directory\n"

@@ -504,7 +504,7 @@ impl Search {
                 if used > BUDGET_CHARS {
                     break;
                 }
-                let line = format!("  {}", fmt(h));
+                let line = format!("  {}", fmt(h)).trim_end().to_string();
                 used += line.len() + 1;
                 out.push(line);
                 shown += 1;
