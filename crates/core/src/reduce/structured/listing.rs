@@ -66,6 +66,8 @@ pub struct Listing {
     mode: Mode,
     /// The command prints something else than paths (`find -exec`, `-printf`).
     not_paths: bool,
+    /// Bare entries holding a space: many of them means this is prose, not a listing.
+    spacey: u64,
     fact: &'static str,
     tools: Vec<String>,
     groups: Vec<Group>,
@@ -137,6 +139,7 @@ impl Listing {
         Listing {
             mode,
             not_paths,
+            spacey: 0,
             fact,
             tools,
             groups: Vec::new(),
@@ -206,6 +209,9 @@ impl Listing {
     /// Add one entry given by its path (a name inside the current `ls DIR:` section).
     fn entry(&mut self, path: &str, note: Option<String>, long: Option<Long>) {
         self.entries += 1;
+        if long.is_none() && note.is_none() && path.contains(' ') {
+            self.spacey += 1;
+        }
         if self.mode == Mode::Ls && !self.cur_dir.is_empty() {
             return self.add(self.cur_dir.clone(), path.to_string(), note, long);
         }
@@ -841,7 +847,8 @@ impl Structured for Listing {
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
-        if self.entries == 0 || self.not_paths {
+        // `find --version`, a usage text, a message we do not know: not a listing
+        if self.entries == 0 || self.not_paths || self.spacey * 2 > self.entries {
             return None;
         }
         let entries = self.entries;
@@ -967,6 +974,11 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
     #[test]
     fn not_a_listing() {
         assert!(run("find x", "").is_none());
+        assert!(run(
+            "find --version",
+            "find (GNU findutils) 4.9.0\nCopyright (C) 2022 Free Software Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later\n"
+        )
+        .is_none());
         assert!(run(
             "find . -name '*.ts' -exec grep -Hn TODO {} +",
             "./a.ts:3:// TODO x\n./b/c.ts:1:TODO y\n"

@@ -111,6 +111,7 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
     let mut force_name = None;
     let mut ignore_case = false;
     let mut numbered = false;
+    let mut counting = false;
     let mut i = 0;
     let mut only_operands = false;
     while i < args.len() {
@@ -137,6 +138,7 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
                 "--no-filename" => force_name = Some(false),
                 "--ignore-case" => ignore_case = true,
                 "--line-number" | "--vimgrep" => numbered = true,
+                "--count" | "--count-matches" => counting = true,
                 "--no-line-number" => numbered = false,
                 _ => {}
             }
@@ -160,6 +162,9 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
             if flags.contains('n') {
                 numbered = true;
             }
+            if flags.contains('c') {
+                counting = true;
+            }
             if flags.contains('N') && a0 == "rg" {
                 numbered = false;
             }
@@ -179,7 +184,8 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
     } else {
         recursive || operands.len() > 1
     });
-    (a0, pattern, with_filename, ignore_case, numbered)
+    // `grep -c` prints `path:count` lines: nothing to group
+    (a0, pattern, with_filename && !counting, ignore_case, numbered)
 }
 
 /// `grep -l`, `rg -l`, `git grep -l` and friends print file names only: a listing.
@@ -682,6 +688,7 @@ mod tests {
     #[test]
     fn single_file_search_is_not_grouped() {
         assert!(run("grep -n TODO src/a.ts", "3:TODO x\n").is_none());
+        assert!(run("grep -rc TODO src", "src/a.ts:3\nsrc/b.ts:0\n").is_none());
         assert!(run(
             "grep -rn TODO src",
             "grep: src: No such file or directory\n"
