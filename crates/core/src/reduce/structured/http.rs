@@ -40,6 +40,8 @@ pub struct Http {
     noise: u64,
     kept_cut: u64,
     recognized: u64,
+    /// The last curl progress row: (percent, total, received).
+    last_progress: Option<(String, String, String)>,
 }
 
 fn is_time(t: &str) -> bool {
@@ -210,7 +212,16 @@ fn shrink(v: &Value, k: usize, cut: &mut (u64, u64)) -> Value {
 impl Structured for Http {
     fn push(&mut self, line: &str) {
         let t = line.trim_end();
-        if is_curl_progress(t) || is_wget_progress(t) {
+        if is_curl_progress(t) {
+            let toks: Vec<&str> = t.split_whitespace().collect();
+            if toks.len() >= 12 && toks[0].bytes().all(|c| c.is_ascii_digit()) {
+                self.last_progress = Some((toks[0].to_string(), toks[1].to_string(), toks[3].to_string()));
+            }
+            self.noise += 1;
+            self.recognized += 1;
+            return;
+        }
+        if is_wget_progress(t) {
             self.noise += 1;
             self.recognized += 1;
             return;
@@ -333,7 +344,7 @@ impl Structured for Http {
         // trailing blank body lines
         let mut me = *self;
         let only_body = me.segs.iter().all(|s| matches!(s, Seg::Body));
-        if only_body && (me.body.is_empty() || !me.body_is_json()) {
+        if only_body && me.last_progress.is_none() && (me.body.is_empty() || !me.body_is_json()) {
             // nothing of curl's or wget's own: plain text for the line rule
             return None;
         }
@@ -346,6 +357,16 @@ impl Structured for Http {
             me.render_body()
         };
         let mut lines = Vec::new();
+        if me.body.is_empty() {
+            // `curl -o file`: the meter's last row is the only word on what arrived
+            if let Some((pct, total, received)) = &me.last_progress {
+                if received != "0" {
+                    me.segs.push(Seg::Line(format!(
+                        "[curl: received {received} of {total} ({pct}%)]"
+                    )));
+                }
+            }
+        }
         let mut body = Some(body);
         for s in &me.segs {
             match s {
@@ -436,6 +457,17 @@ curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to 
             out.lines,
             vec!["curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"]
         );
+        assert_eq!(out.filtered, 3);
+    }
+
+    #[test]
+    fn download_to_file_says_what_arrived() {
+        let text = "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current
+                                 Dload  Upload   Total   Spent    Left  Speed
+100  683k  100  683k    0     0   120M      0 --:--:-- --:--:-- --:--:--  133M
+";
+        let out = run(text).unwrap();
+        assert_eq!(out.lines, vec!["[curl: received 683k of 683k (100%)]"]);
         assert_eq!(out.filtered, 3);
     }
 
