@@ -38,7 +38,8 @@ impl Ps {
                 if rest.is_empty() {
                     return None;
                 }
-                cols.push(rest.to_string());
+                // held clipped: a java classpath can be 100 KB
+                cols.push(clip_line(rest, MAX_COMMAND).into_owned());
                 rest = "";
                 break;
             }
@@ -130,18 +131,8 @@ impl Structured for Ps {
                 .collect::<Vec<_>>()
                 .join(" "),
         );
-        let last = header.len() - 1;
         for r in &self.rows {
-            let cells: Vec<String> = keep
-                .iter()
-                .map(|&i| {
-                    if i == last {
-                        clip_line(&r[i], MAX_COMMAND).into_owned()
-                    } else {
-                        r[i].clone()
-                    }
-                })
-                .collect();
+            let cells: Vec<&str> = keep.iter().map(|&i| r[i].as_str()).collect();
             lines.push(cells.join(" "));
         }
         lines.extend(self.other.iter().cloned());
@@ -177,8 +168,13 @@ mod tests {
 root           1  0.0  0.0   2480   516 ?        Ss   08:07   0:00 /sbin/init
 root          42  1.5  2.0 112000 40000 pts/0    Sl   08:09   0:03 node server.js --port 3000
 root          77  0.0  0.0      0     0 ?        Z    08:10   0:00 [sh] <defunct>
-";
-        let out = run(text).unwrap();
+"
+        .to_string()
+            + &format!(
+                "root          90  9.0 20.0 900000 400000 ?      Sl   08:11   1:00 java -cp {} Main\n",
+                "/opt/lib/a.jar:".repeat(500)
+            );
+        let out = run(&text).unwrap();
         let t = out.lines.join("\n");
         assert!(t.contains("USER root for every process"), "{t}");
         assert!(t.contains("PID %CPU %MEM STAT COMMAND"), "{t}");
@@ -188,7 +184,7 @@ root          77  0.0  0.0      0     0 ?        Z    08:10   0:00 [sh] <defunct
         );
         assert!(t.contains("77 0.0 0.0 Z [sh] <defunct>"), "{t}");
         assert!(!t.contains("112000"), "{t}");
-        assert_eq!(out.facts[0], ("process".to_string(), 3));
+        assert_eq!(out.facts[0], ("process".to_string(), 4));
     }
 
     #[test]
