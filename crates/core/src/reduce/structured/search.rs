@@ -138,7 +138,8 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
                 "--no-filename" => force_name = Some(false),
                 "--ignore-case" => ignore_case = true,
                 "--line-number" | "--vimgrep" => numbered = true,
-                "--count" | "--count-matches" => counting = true,
+                // `rg --json`: JSON lines, `--null`: NUL after names; not path:line:text
+                "--count" | "--count-matches" | "--json" | "--null" => counting = true,
                 "--no-line-number" => numbered = false,
                 _ => {}
             }
@@ -689,6 +690,11 @@ mod tests {
     fn single_file_search_is_not_grouped() {
         assert!(run("grep -n TODO src/a.ts", "3:TODO x\n").is_none());
         assert!(run("grep -rc TODO src", "src/a.ts:3\nsrc/b.ts:0\n").is_none());
+        assert!(run(
+            "rg --json TODO",
+            "{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\"a.ts\"}}}\n"
+        )
+        .is_none());
         assert!(run(
             "grep -rn TODO src",
             "grep: src: No such file or directory\n"
