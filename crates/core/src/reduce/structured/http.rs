@@ -215,7 +215,11 @@ impl Structured for Http {
         if is_curl_progress(t) {
             let toks: Vec<&str> = t.split_whitespace().collect();
             if toks.len() >= 12 && toks[0].bytes().all(|c| c.is_ascii_digit()) {
-                self.last_progress = Some((toks[0].to_string(), toks[1].to_string(), toks[3].to_string()));
+                self.last_progress = Some((
+                    toks[0].to_string(),
+                    toks[1].to_string(),
+                    toks[3].to_string(),
+                ));
             }
             self.noise += 1;
             self.recognized += 1;

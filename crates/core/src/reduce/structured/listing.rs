@@ -552,11 +552,7 @@ impl Listing {
                 // one group, or a directory with a single entry: no header, full paths
                 let inline = (single && (self.mode != Mode::Ls || g.dir.is_empty()))
                     || (g.count == 1 && g.items.len() == 1);
-                let indent = if inline {
-                    ""
-                } else {
-                    "  "
-                };
+                let indent = if inline { "" } else { "  " };
                 if !indent.is_empty() {
                     out.push(format!("{}{} ({}):", g.prefix, label(&g.dir), g.count));
                 }

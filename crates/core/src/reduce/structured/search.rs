@@ -186,7 +186,13 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
         recursive || operands.len() > 1
     });
     // `grep -c` prints `path:count` lines: nothing to group
-    (a0, pattern, with_filename && !counting, ignore_case, numbered)
+    (
+        a0,
+        pattern,
+        with_filename && !counting,
+        ignore_case,
+        numbered,
+    )
 }
 
 /// `grep -l`, `rg -l`, `git grep -l` and friends print file names only: a listing.
