@@ -471,7 +471,7 @@ impl<'p> Session<'p> {
         // A matchOutput message stands for the whole output by the rule's design
         // ("npm install: up to date"): no marker after it.
         let summarized = kinds.iter().any(|k| k == "match-output-summary");
-        if left_out > 0 && !summarized && body.lines.iter().any(|l| !l.is_empty()) {
+        if left_out > 0 && !summarized {
             let total = self.raw.lines;
             let how = fin
                 .recover_hint
@@ -641,4 +641,42 @@ pub fn compact_text(
         s.finish(exit_code, fin)
     };
     (plan, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_that_is_all_noise_says_what_was_dropped() {
+        let rule = Rule::from_json(
+            r#"{"id": "test/quiet", "family": "t", "match": {"argv0": ["quiet-tool"]},
+                "filters": {"skipPatterns": ["^notice: "]}}"#,
+        )
+        .expect("test rule parses");
+        let rules = vec![FileRule {
+            rule,
+            layer: Layer::Project,
+            path: "quiet.json".into(),
+        }];
+        let argv: Vec<String> = vec!["quiet-tool".into()];
+        let req = Request {
+            tool_name: "exec",
+            argv: Some(&argv),
+            ..Request::default()
+        };
+        let text =
+            "notice: connected to the build host, all activity is logged and reviewed\n".repeat(6);
+        let (_, r) = compact_text(&req, &rules, text.as_bytes(), 0, &Finish::default());
+        assert!(
+            r.inline_text.starts_with("(no output)"),
+            "{}",
+            r.inline_text
+        );
+        assert!(
+            r.inline_text.contains("6 of 6 lines not shown (6 noise)"),
+            "{}",
+            r.inline_text
+        );
+    }
 }

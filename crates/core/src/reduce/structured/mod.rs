@@ -46,10 +46,14 @@ pub mod git_log;
 pub mod git_status;
 pub mod go_test;
 pub mod help;
+pub mod http;
 pub mod js_test;
+pub mod listing;
 pub mod npm_ls;
 pub mod pip;
+pub mod ps;
 pub mod pytest;
+pub mod search;
 pub mod test_common;
 pub mod xunit;
 
@@ -75,6 +79,10 @@ pub const NAMES: &[&str] = &[
     "gradle-test",
     "minitest",
     "ctest",
+    "listing",
+    "search",
+    "ps",
+    "http",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -105,6 +113,11 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "js-test" => Box::<js_test::JsTest>::default(),
         "pytest" => Box::<pytest::Pytest>::default(),
         "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
+        "listing" => Box::new(listing::Listing::new(norm)),
+        "search" if search::lists_files(norm) => Box::new(listing::Listing::new(norm)),
+        "search" => Box::new(search::Search::new(norm)),
+        "ps" => Box::<ps::Ps>::default(),
+        "http" => Box::<http::Http>::default(),
         _ => return None,
     })
 }

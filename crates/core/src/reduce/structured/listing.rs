@@ -1,0 +1,1012 @@
+//! Listings: `ls` (plain and `-l`), `find`, `fd`, `git ls-files`, `rg --files`, and the
+//! entry lists of `tar`, `zip`, `unzip` and `rsync -v`.
+//!
+//! Every entry's name is kept. Entries are grouped by directory, in the order the
+//! directories first appear: `src/api/ (5): cart.ts orders.ts …` (a directory with one
+//! entry keeps its full path). In `ls -l` style lines the type, size, date and name stay;
+//! the link count goes, and owner, group and permissions that are the same for every
+//! entry (of a type) are said once in a note. Tool messages (`find: …: Permission denied`,
+//! `tar: …: Cannot stat`, summaries) are kept as they are. Progress and `total N` lines
+//! go (counted). A very large listing is cut with an explicit count per directory.
+
+use std::collections::HashMap;
+
+use super::{Structured, StructuredOutput};
+use crate::normalize::{basename, Normalized};
+use crate::reduce::text::clip_line;
+
+/// What produced the listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Paths,
+    Ls,
+    Tar,
+    Zip,
+    Unzip,
+    Rsync,
+}
+
+/// Entries held in memory; more are only counted (per directory when it is known).
+const MAX_STORED: usize = 50_000;
+const MAX_GROUPS: usize = 10_000;
+const MAX_OTHER: usize = 400;
+/// Rendered characters after which the remaining directories are only counted.
+const BUDGET_CHARS: usize = 40_000;
+/// Wrap grouped name lists at about this width.
+const WRAP: usize = 160;
+const MAX_NAME_CHARS: usize = 300;
+
+/// The columns of one `ls -l`-style line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Long {
+    mode: String,
+    owner: String,
+    size: String,
+    date: String,
+}
+
+#[derive(Debug, Clone)]
+struct Item {
+    name: String,
+    note: Option<String>,
+    long: Option<Long>,
+}
+
+#[derive(Debug, Default)]
+struct Group {
+    /// The action of zip/unzip/rsync for these entries (`adding: `), or empty.
+    prefix: String,
+    dir: String,
+    items: Vec<Item>,
+    /// Entries in this directory, stored or not.
+    count: u64,
+}
+
+pub struct Listing {
+    mode: Mode,
+    /// The command prints something else than paths (`find -exec`, `-printf`).
+    not_paths: bool,
+    /// Bare entries holding a space: many of them means this is prose, not a listing.
+    spacey: u64,
+    fact: &'static str,
+    tools: Vec<String>,
+    groups: Vec<Group>,
+    index: HashMap<String, usize>,
+    before: Vec<String>,
+    after: Vec<String>,
+    other_dropped: u64,
+    entries: u64,
+    stored: usize,
+    /// Entries that fit in no group (too many directories).
+    ungrouped: u64,
+    noise: u64,
+    cur_dir: String,
+    prev_blank: bool,
+    last_was_message: bool,
+    /// The current entry's action (`adding`, `inflating`, …).
+    verb: Option<&'static str>,
+    lines: u64,
+}
+
+impl Listing {
+    pub fn new(norm: &Normalized) -> Self {
+        let a0 = norm.argv.first().map_or("", |a| basename(a)).to_string();
+        let mode = match a0.as_str() {
+            "ls" | "exa" | "eza" | "gls" | "dir" | "vdir" => Mode::Ls,
+            "tar" | "gtar" | "bsdtar" => Mode::Tar,
+            "zip" => Mode::Zip,
+            "unzip" => Mode::Unzip,
+            "rsync" => Mode::Rsync,
+            _ => Mode::Paths,
+        };
+        let fact = match mode {
+            Mode::Ls => "item",
+            Mode::Tar | Mode::Zip | Mode::Unzip => "entry",
+            Mode::Rsync => "entry",
+            Mode::Paths if a0 == "find" || a0 == "gfind" => "match",
+            Mode::Paths => "path",
+        };
+        let mut tools: Vec<String> = [
+            "find", "fd", "fdfind", "ls", "tar", "zip", "unzip", "rsync", "rg", "git", "grep",
+        ]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+        if !a0.is_empty() && !tools.contains(&a0) {
+            tools.push(a0.clone());
+        }
+        // `find -exec grep …`, `find -printf …`, `fd -x …`: the output is not a path list
+        let not_paths = mode == Mode::Paths
+            && norm.argv.iter().skip(1).any(|a| {
+                matches!(
+                    a.as_str(),
+                    "-exec"
+                        | "-execdir"
+                        | "-ok"
+                        | "-okdir"
+                        | "-printf"
+                        | "-fprintf"
+                        | "-print0"
+                        | "-x"
+                        | "--exec"
+                        | "-X"
+                        | "--exec-batch"
+                        | "-0"
+                        | "--print0"
+                        | "-z"
+                )
+            });
+        Listing {
+            mode,
+            not_paths,
+            spacey: 0,
+            fact,
+            tools,
+            groups: Vec::new(),
+            index: HashMap::new(),
+            before: Vec::new(),
+            after: Vec::new(),
+            other_dropped: 0,
+            entries: 0,
+            stored: 0,
+            ungrouped: 0,
+            noise: 0,
+            cur_dir: String::new(),
+            prev_blank: true,
+            last_was_message: false,
+            verb: None,
+            lines: 0,
+        }
+    }
+
+    /// A message from the tool rather than an entry.
+    fn is_message(&self, t: &str) -> bool {
+        let lower = t.to_ascii_lowercase();
+        if lower.starts_with("[fd error]")
+            || lower.starts_with("fatal:")
+            || lower.starts_with("error:")
+            || lower.starts_with("warning:")
+            || lower.starts_with("usage:")
+            || lower.starts_with("try '")
+            || lower.starts_with("zip warning:")
+            || lower.starts_with("zip error:")
+            || lower.starts_with("zip i/o error:")
+            || lower.starts_with("rsync error:")
+            || lower.starts_with("rsync warning:")
+            || lower.starts_with("hint:")
+            || t.ends_with(')') && t.contains("(os error ")
+            || [
+                ": No such file or directory",
+                ": Permission denied",
+                ": Not a directory",
+            ]
+            .iter()
+            .any(|m| t.contains(m))
+            || (t.ends_with('?') && t.contains(' '))
+        {
+            return true;
+        }
+        self.tools.iter().any(|tool| {
+            t.strip_prefix(tool.as_str())
+                .is_some_and(|r| r.starts_with(": ") || r.starts_with(":\t"))
+        })
+    }
+
+    fn other(&mut self, line: &str) {
+        self.last_was_message = true;
+        let target = if self.entries == 0 {
+            &mut self.before
+        } else {
+            &mut self.after
+        };
+        if target.len() < MAX_OTHER {
+            target.push(clip_line(line, 2000).into_owned());
+        } else {
+            self.other_dropped += 1;
+        }
+    }
+
+    /// Add one entry given by its path (a name inside the current `ls DIR:` section).
+    fn entry(&mut self, path: &str, note: Option<String>, long: Option<Long>) {
+        self.entries += 1;
+        if long.is_none() && note.is_none() && path.contains(' ') {
+            self.spacey += 1;
+        }
+        if self.mode == Mode::Ls && !self.cur_dir.is_empty() {
+            return self.add(self.cur_dir.clone(), path.to_string(), note, long);
+        }
+        let (dir, name) = split_path(path);
+        self.add(dir.to_string(), name.to_string(), note, long);
+    }
+
+    fn add(&mut self, dir: String, name: String, note: Option<String>, long: Option<Long>) {
+        let prefix = self
+            .verb
+            .take()
+            .map(|v| format!("{v}: "))
+            .unwrap_or_default();
+        let key = format!("{prefix}\u{0}{dir}");
+        let gi = match self.index.get(&key) {
+            Some(&i) => i,
+            None => {
+                if self.groups.len() >= MAX_GROUPS {
+                    self.ungrouped += 1;
+                    return;
+                }
+                self.groups.push(Group {
+                    prefix,
+                    dir,
+                    ..Group::default()
+                });
+                self.index.insert(key, self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        let g = &mut self.groups[gi];
+        g.count += 1;
+        if self.stored < MAX_STORED {
+            self.stored += 1;
+            g.items.push(Item {
+                name: clip_line(&name, MAX_NAME_CHARS).into_owned(),
+                note,
+                long,
+            });
+        }
+    }
+
+    fn push_ls(&mut self, line: &str) {
+        let t = line.trim_end();
+        if t.is_empty() {
+            return;
+        }
+        if t.starts_with("total ")
+            && t[6..]
+                .trim()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == ',')
+        {
+            self.noise += 1;
+            return;
+        }
+        if self.is_message(t) {
+            self.other(t);
+            return;
+        }
+        if self.prev_blank && t.ends_with(':') && t.len() > 1 && parse_long(t).is_none() {
+            let mut d = t[..t.len() - 1].to_string();
+            if !d.ends_with('/') {
+                d.push('/');
+            }
+            self.cur_dir = d;
+            // an empty directory still shows up
+            let key = format!("\u{0}{}", self.cur_dir);
+            if !self.index.contains_key(&key) && self.groups.len() < MAX_GROUPS {
+                self.groups.push(Group {
+                    dir: self.cur_dir.clone(),
+                    ..Group::default()
+                });
+                self.index.insert(key, self.groups.len() - 1);
+            }
+            return;
+        }
+        if let Some((long, name)) = parse_long(t) {
+            return self.entry(&name, None, Some(long));
+        }
+        self.entry(t, None, None);
+    }
+
+    fn push_line(&mut self, line: &str) {
+        let t = line.trim_end();
+        let lead = line.trim_start();
+        match self.mode {
+            Mode::Ls => self.push_ls(line),
+            Mode::Paths | Mode::Tar => {
+                if t.is_empty() {
+                    return;
+                }
+                if self.is_message(t) {
+                    return self.other(t);
+                }
+                if let Some((long, name)) = parse_long(t) {
+                    return self.entry(&name, None, Some(long));
+                }
+                self.entry(t, None, None);
+            }
+            Mode::Zip => {
+                for verb in ["adding", "updating", "freshening", "deleting"] {
+                    if let Some(rest) = lead.strip_prefix(verb).and_then(|r| r.strip_prefix(": ")) {
+                        let path = strip_zip_method(rest.trim_end());
+                        self.verb = Some(verb);
+                        return self.entry(path, None, None);
+                    }
+                }
+                if t.is_empty() {
+                    return;
+                }
+                self.other(t);
+            }
+            Mode::Unzip => {
+                for verb in [
+                    "inflating",
+                    "extracting",
+                    "creating",
+                    "linking",
+                    "exploding",
+                    "unshrinking",
+                    "unreducing",
+                ] {
+                    if let Some(rest) = lead.strip_prefix(verb).and_then(|r| r.strip_prefix(": ")) {
+                        // a stored entry is "extracting", a compressed one "inflating"
+                        self.verb = Some(if verb == "extracting" {
+                            "inflating"
+                        } else {
+                            verb
+                        });
+                        return self.entry(rest.trim(), None, None);
+                    }
+                }
+                if t.is_empty() {
+                    return;
+                }
+                // `unzip -l` table
+                let cols: Vec<&str> = lead.split_whitespace().collect();
+                if cols.len() >= 2 && cols.iter().all(|c| c.chars().all(|x| x == '-')) {
+                    self.noise += 1;
+                    return;
+                }
+                if cols.len() >= 4 && cols[0] == "Length" && cols[1] == "Date" {
+                    self.noise += 1;
+                    return;
+                }
+                if cols.len() >= 4
+                    && cols[0].chars().all(|c| c.is_ascii_digit())
+                    && is_date(cols[1])
+                    && cols[2].contains(':')
+                {
+                    let name = after_fields(lead, 3);
+                    let long = Long {
+                        mode: if name.ends_with('/') { "d" } else { "-" }.into(),
+                        owner: String::new(),
+                        size: cols[0].to_string(),
+                        date: format!("{} {}", cols[1], cols[2]),
+                    };
+                    return self.entry(name, None, Some(long));
+                }
+                self.other(t);
+            }
+            Mode::Rsync => {
+                if t.is_empty() {
+                    return;
+                }
+                if is_rsync_progress(lead) {
+                    self.noise += 1;
+                    return;
+                }
+                if self.is_message(t)
+                    || t.starts_with("sending incremental file list")
+                    || t.starts_with("receiving incremental file list")
+                    || t.starts_with("sent ")
+                    || t.starts_with("total size is ")
+                    || t.starts_with("created directory ")
+                    || t.starts_with("building file list")
+                    || t.starts_with("receiving file list")
+                    || t.starts_with("Number of ")
+                    || t.starts_with("Total ")
+                    || t.starts_with("Literal data")
+                    || t.starts_with("Matched data")
+                    || t.starts_with("File list ")
+                    || t.starts_with("skipping ")
+                    || t.starts_with("IO error")
+                {
+                    return self.other(t);
+                }
+                if let Some(rest) = t.strip_prefix("deleting ") {
+                    self.verb = Some("deleting");
+                    return self.entry(rest, None, None);
+                }
+                // itemized changes: `>f+++++++++ path`
+                if let Some((code, rest)) = t.split_once(' ') {
+                    let b = code.as_bytes();
+                    if (code.len() == 11 || code.len() == 12)
+                        && b"<>ch.*".contains(&b[0])
+                        && b"fdLDS".contains(&b[1])
+                    {
+                        return self.entry(rest, Some(code.to_string()), None);
+                    }
+                }
+                self.entry(t, None, None);
+            }
+        }
+    }
+
+    fn render(mut self) -> (Vec<String>, u64) {
+        let mut out: Vec<String> = Vec::new();
+        let mut omitted = 0u64;
+        out.append(&mut self.before);
+
+        // long-format notes: owner and per-type modes said once
+        let longs: Vec<&Long> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .filter_map(|i| i.long.as_ref())
+            .collect();
+        let mut common_owner: Option<String> = None;
+        let mut common_modes: Vec<(char, String)> = Vec::new();
+        let mut common_date: Option<String> = None;
+        if longs.len() >= 2 {
+            // the owner most entries share is said once; the others show theirs
+            let mut owners: Vec<(&str, usize)> = Vec::new();
+            for l in &longs {
+                match owners.iter_mut().find(|(o, _)| *o == l.owner) {
+                    Some(o) => o.1 += 1,
+                    None => owners.push((&l.owner, 1)),
+                }
+            }
+            if let Some((o, n)) = owners.iter().max_by_key(|(_, n)| *n) {
+                if !o.is_empty() && *n * 10 >= longs.len() * 6 {
+                    common_owner = Some((*o).to_string());
+                }
+            }
+            let mut counts: Vec<(char, String, u64)> = Vec::new();
+            for l in &longs {
+                let ty = l.mode.chars().next().unwrap_or('-');
+                match counts.iter_mut().find(|(t, m, _)| *t == ty && *m == l.mode) {
+                    Some(c) => c.2 += 1,
+                    None => counts.push((ty, l.mode.clone(), 1)),
+                }
+            }
+            for ty in ['-', 'd'] {
+                if let Some(best) = counts
+                    .iter()
+                    .filter(|(t, _, _)| *t == ty)
+                    .max_by_key(|(_, _, n)| *n)
+                {
+                    if best.2 >= 2 {
+                        common_modes.push((ty, best.1.clone()));
+                    }
+                }
+            }
+            // a modification time most entries share (a fresh clone or checkout)
+            let mut dates: Vec<(&str, usize)> = Vec::new();
+            for l in &longs {
+                match dates.iter_mut().find(|(d, _)| *d == l.date) {
+                    Some(d) => d.1 += 1,
+                    None => dates.push((&l.date, 1)),
+                }
+            }
+            if let Some((d, n)) = dates.iter().max_by_key(|(_, n)| *n) {
+                if *n >= 3 && *n * 10 >= longs.len() * 6 {
+                    common_date = Some((*d).to_string());
+                }
+            }
+            let mut note = Vec::new();
+            if let Some(o) = &common_owner {
+                match o.split_once(' ') {
+                    Some((u, g)) if !g.contains(' ') => note.push(format!("owner {u}, group {g}")),
+                    _ => note.push(format!("owner {o}")),
+                }
+            }
+            let modes: Vec<String> = common_modes
+                .iter()
+                .filter(|(_, m)| m.len() > 1)
+                .map(|(t, m)| format!("{m} {}", if *t == 'd' { "dirs" } else { "files" }))
+                .collect();
+            if !modes.is_empty() {
+                note.push(format!("mode {}", modes.join(", ")));
+            }
+            if let Some(d) = &common_date {
+                note.push(format!("modified {d}"));
+            }
+            if !note.is_empty() {
+                // ls -l has link counts; tar -tv and unzip -l have none
+                let links = if matches!(self.mode, Mode::Ls | Mode::Paths) {
+                    "; link counts dropped"
+                } else {
+                    ""
+                };
+                out.push(format!("[{} unless shown{links}]", note.join("; ")));
+            }
+        }
+
+        let dirs: std::collections::HashSet<String> =
+            self.groups.iter().map(|g| g.dir.clone()).collect();
+        let single = self.groups.len() == 1;
+        let mut used = 0usize;
+        let mut summarized_groups = 0u64;
+        let mut summarized_entries = 0u64;
+        for g in &self.groups {
+            let unstored = g.count - g.items.len() as u64;
+            if used > BUDGET_CHARS {
+                omitted += g.count;
+                if summarized_groups < 2000 {
+                    out.push(format!(
+                        "{}{} ({} {} not shown)",
+                        g.prefix,
+                        label(&g.dir),
+                        g.count,
+                        plural(g.count, "entry", "entries")
+                    ));
+                    used += 40;
+                } else {
+                    summarized_entries += g.count;
+                }
+                summarized_groups += 1;
+                continue;
+            }
+            let names: Vec<String> = g
+                .items
+                .iter()
+                .map(|it| {
+                    let mut n = quote(&it.name);
+                    let is_dir = it.long.as_ref().is_some_and(|l| l.mode.starts_with('d'))
+                        || dirs.contains(&format!("{}{}/", g.dir, it.name));
+                    if is_dir && !n.ends_with('/') {
+                        n.push('/');
+                    }
+                    n
+                })
+                .collect();
+            let detailed = g.items.iter().any(|i| i.long.is_some() || i.note.is_some());
+            if detailed {
+                // one group, or a directory with a single entry: no header, full paths
+                let inline = (single && (self.mode != Mode::Ls || g.dir.is_empty()))
+                    || (g.count == 1 && g.items.len() == 1);
+                let indent = if inline { "" } else { "  " };
+                if !indent.is_empty() {
+                    out.push(format!("{}{} ({}):", g.prefix, label(&g.dir), g.count));
+                }
+                let mut shown = 0u64;
+                for (it, name) in g.items.iter().zip(&names) {
+                    if used > BUDGET_CHARS {
+                        break;
+                    }
+                    let mut parts: Vec<String> = Vec::new();
+                    if let Some(l) = &it.long {
+                        let ty = l.mode.chars().next().unwrap_or('-');
+                        let common = common_modes.iter().find(|(t, _)| *t == ty).map(|(_, m)| m);
+                        if ty != 'l' && common != Some(&l.mode) && l.mode.len() > 1 {
+                            parts.push(l.mode.clone());
+                        }
+                        if common_owner.as_ref() != Some(&l.owner) && !l.owner.is_empty() {
+                            parts.push(l.owner.clone());
+                        }
+                        if ty != 'd' {
+                            parts.push(l.size.clone());
+                        }
+                        if common_date.as_ref() != Some(&l.date) {
+                            parts.push(l.date.clone());
+                        }
+                    }
+                    if let Some(n) = &it.note {
+                        parts.push(n.clone());
+                    }
+                    let display = if indent.is_empty() && !single_root(&g.dir) {
+                        format!("{}{}{name}", g.prefix, g.dir)
+                    } else if indent.is_empty() {
+                        format!("{}{name}", g.prefix)
+                    } else {
+                        name.clone()
+                    };
+                    parts.push(display);
+                    let line = format!("{indent}{}", parts.join(" "));
+                    used += line.len() + 1;
+                    out.push(line);
+                    shown += 1;
+                }
+                let rest = g.count - shown;
+                if rest > 0 {
+                    omitted += rest;
+                    out.push(format!("{indent}… +{rest} more not shown"));
+                }
+                continue;
+            }
+            if g.count == 1 && !names.is_empty() {
+                // `shop/` alone, followed by `shop/ (9): …`: the group says it
+                let name = g.items[0].name.trim_end_matches('/');
+                if dirs.contains(&format!("{}{name}/", g.dir)) {
+                    continue;
+                }
+                let line = format!("{}{}{}", g.prefix, g.dir, names[0]);
+                used += line.len() + 1;
+                out.push(line);
+                continue;
+            }
+            let head = if g.dir.is_empty() && single {
+                g.prefix.clone()
+            } else {
+                format!("{}{} ({}): ", g.prefix, label(&g.dir), g.count)
+            };
+            let mut line = head.clone();
+            let mut shown = 0u64;
+            for n in &names {
+                if used + line.len() > BUDGET_CHARS {
+                    break;
+                }
+                if line.len() + n.len() + 1 > WRAP && line.len() > head.len().max(2) {
+                    used += line.len() + 1;
+                    out.push(std::mem::take(&mut line).trim_end().to_string());
+                    line = "  ".into();
+                }
+                line.push_str(n);
+                line.push(' ');
+                shown += 1;
+            }
+            let rest = g.count - shown;
+            if rest > 0 {
+                omitted += rest;
+                line.push_str(&format!("… +{rest} more not shown"));
+            }
+            let _ = unstored;
+            used += line.len() + 1;
+            out.push(line.trim_end().to_string());
+        }
+        if summarized_entries > 0 {
+            out.push(format!(
+                "… {} more directories with {summarized_entries} entries not shown",
+                summarized_groups - 2000
+            ));
+        }
+        if self.ungrouped > 0 {
+            omitted += self.ungrouped;
+            out.push(format!(
+                "… {} entries in further directories not shown",
+                self.ungrouped
+            ));
+        }
+        out.append(&mut self.after);
+        if self.other_dropped > 0 {
+            omitted += self.other_dropped;
+            out.push(format!(
+                "… {} more message lines not shown",
+                self.other_dropped
+            ));
+        }
+        (out, omitted)
+    }
+}
+
+fn single_root(dir: &str) -> bool {
+    dir.is_empty()
+}
+
+fn label(dir: &str) -> String {
+    if dir.is_empty() {
+        "./".into()
+    } else {
+        dir.to_string()
+    }
+}
+
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// Quote a name that holds spaces (the names of a group are separated by spaces).
+fn quote(name: &str) -> String {
+    if name.contains(' ') && !name.contains(" -> ") {
+        format!("\"{}\"", name.replace('"', "\\\""))
+    } else {
+        name.to_string()
+    }
+}
+
+/// `a/b/c.rs` → (`a/b/`, `c.rs`); `a/b/` → (`a/`, `b/`); `c.rs` → (``, `c.rs`).
+fn split_path(p: &str) -> (&str, &str) {
+    let body = p.strip_suffix('/').unwrap_or(p);
+    // a symlink line `name -> target`: split the name only
+    let name_part = body.split(" -> ").next().unwrap_or(body);
+    match name_part.rfind('/') {
+        Some(k) if k + 1 < p.len() => (&p[..=k], &p[k + 1..]),
+        _ => ("", p),
+    }
+}
+
+/// `path (deflated 72%)` → `path`.
+fn strip_zip_method(s: &str) -> &str {
+    if let Some(k) = s.rfind(" (") {
+        let tail = &s[k + 2..];
+        if tail.ends_with(')')
+            && ["stored", "deflated", "bzipped", "lzma", "zstd", "xz", "in="]
+                .iter()
+                .any(|m| tail.starts_with(m))
+        {
+            return &s[..k];
+        }
+    }
+    s
+}
+
+fn is_rsync_progress(t: &str) -> bool {
+    // `   1,234 100%    1.18MB/s    0:00:00 (xfr#1, to-chk=2/4)` and `to-check=` lines
+    let mut it = t.split_whitespace();
+    let (Some(a), Some(b)) = (it.next(), it.next()) else {
+        return false;
+    };
+    a.chars()
+        .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        && b.ends_with('%')
+        && b[..b.len() - 1].chars().all(|c| c.is_ascii_digit())
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 10 && b[4] == b'-' && b[7] == b'-')
+        || (b.len() == 8 && b[2] == b'-' && b[5] == b'-')
+        || (b.len() == 10 && b[2] == b'-' && b[5] == b'-')
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+fn is_mode(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 10 || b.len() > 11 {
+        return false;
+    }
+    if !b"-dlcbpsD".contains(&b[0]) {
+        return false;
+    }
+    if !b[1..10].iter().all(|c| b"rwxsStTl-".contains(c)) {
+        return false;
+    }
+    b.len() == 10 || b"+.@".contains(&b[10])
+}
+
+/// The text after the first `n` whitespace-separated fields (internal spaces kept).
+fn after_fields(s: &str, n: usize) -> &str {
+    let mut rest = s.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
+/// Parse an `ls -l`, `find -ls`, `fd -l` or `tar -tv` line into its columns and name.
+fn parse_long(line: &str) -> Option<(Long, String)> {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    if toks.len() < 5 {
+        return None;
+    }
+    let k = (0..3.min(toks.len())).find(|&i| is_mode(toks[i]))?;
+    // the date: `Mon DD HH:MM|YYYY`, or `YYYY-MM-DD HH:MM[:SS[.f]] [+zzzz]`
+    let mut date_at = None;
+    for i in k + 2..toks.len().saturating_sub(1) {
+        if MONTHS.contains(&toks[i]) && i + 2 < toks.len() {
+            date_at = Some((i, 3));
+            break;
+        }
+        if is_date(toks[i]) && toks[i].as_bytes()[4] == b'-' {
+            let mut n = 1;
+            if toks.get(i + 1).is_some_and(|t| t.contains(':')) {
+                n = 2;
+                if toks
+                    .get(i + 2)
+                    .is_some_and(|t| (t.starts_with('+') || t.starts_with('-')) && t.len() == 5)
+                {
+                    n = 3;
+                }
+            }
+            date_at = Some((i, n));
+            break;
+        }
+    }
+    let (di, dn) = date_at?;
+    if di + dn >= toks.len() {
+        return None;
+    }
+    let mid = &toks[k + 1..di];
+    if mid.is_empty() {
+        return None;
+    }
+    let (size, rest) = if mid.len() >= 2 && mid[mid.len() - 2].ends_with(',') {
+        (
+            format!("{} {}", mid[mid.len() - 2], mid[mid.len() - 1]),
+            &mid[..mid.len() - 2],
+        )
+    } else {
+        (mid[mid.len() - 1].to_string(), &mid[..mid.len() - 1])
+    };
+    let rest = if rest.len() >= 2 && rest[0].chars().all(|c| c.is_ascii_digit()) {
+        &rest[1..] // link count
+    } else {
+        rest
+    };
+    let name = after_fields(line, di + dn).to_string();
+    if name.is_empty() {
+        return None;
+    }
+    Some((
+        Long {
+            mode: toks[k].to_string(),
+            owner: rest.join(" "),
+            size,
+            date: toks[di..di + dn].join(" "),
+        },
+        name,
+    ))
+}
+
+impl Structured for Listing {
+    fn push(&mut self, line: &str) {
+        self.lines += 1;
+        self.push_line(line);
+        // a header follows a blank line, or a message (`ls: cannot access …` on stderr)
+        self.prev_blank = line.trim().is_empty() || self.last_was_message;
+        self.last_was_message = false;
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        // `find --version`, a usage text, a message we do not know: not a listing
+        if self.entries == 0 || self.not_paths || self.spacey * 2 > self.entries {
+            return None;
+        }
+        let entries = self.entries;
+        let fact = self.fact;
+        let noise = self.noise;
+        let (lines, omitted) = self.render();
+        let facts = vec![(fact.to_string(), entries)];
+        Some(StructuredOutput {
+            name: "listing",
+            lines,
+            facts,
+            omitted,
+            filtered: noise,
+            facts_line: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::normalize;
+
+    fn run(cmd: &str, text: &str) -> Option<StructuredOutput> {
+        let norm = normalize(Some(cmd), None);
+        let mut l = Box::new(Listing::new(&norm));
+        for line in text.lines() {
+            l.push(line);
+        }
+        l.finish(0)
+    }
+
+    #[test]
+    fn groups_paths_by_directory() {
+        let out = run(
+            "find . -type f",
+            "./README.md\n./src/a.rs\n./src/b.rs\n./src/c d.rs\n./docs/guide.md\n./Cargo.toml\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("./ (2): README.md Cargo.toml"), "{t}");
+        assert!(t.contains("./src/ (3): a.rs b.rs \"c d.rs\""), "{t}");
+        assert!(t.contains("./docs/guide.md"), "{t}");
+        assert_eq!(out.facts[0], ("match".to_string(), 6));
+    }
+
+    #[test]
+    fn marks_directories_listed_as_entries() {
+        let out = run("find src", "src\nsrc/a\nsrc/a/x.rs\nsrc/a/y.rs\nsrc/b.rs\n").unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("src/ (2): a/ b.rs"), "{t}");
+        assert!(t.contains("src/a/ (2): x.rs y.rs"), "{t}");
+    }
+
+    #[test]
+    fn ls_long_folds_owner_and_modes() {
+        let text = "total 16
+drwxr-xr-x 2 dev staff 4096 Nov 20 10:00 docs
+drwxr-xr-x 5 dev staff 4096 Nov 20 10:00 src
+-rw-r--r-- 1 dev staff  120 Nov 20 10:00 README.md
+-rw-r--r-- 1 dev staff   88 Nov 20 10:00 package.json
+-rwxr-xr-x 1 dev staff   60 Nov 20 10:00 deploy.sh
+lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
+";
+        let out = run("ls -l", text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("[owner dev, group staff; mode -rw-r--r-- files, drwxr-xr-x dirs; modified Nov 20 10:00 unless shown; link counts dropped]"), "{t}");
+        assert!(t.contains("\ndocs/\n"), "{t}");
+        assert!(t.contains("\n120 README.md"), "{t}");
+        assert!(t.contains("-rwxr-xr-x 60 deploy.sh"), "{t}");
+        assert!(t.contains("main.ts -> src/index.ts"), "{t}");
+        assert!(!t.contains("total 16"), "{t}");
+        assert_eq!(out.filtered, 1);
+        assert_eq!(out.facts[0], ("item".to_string(), 6));
+    }
+
+    #[test]
+    fn ls_keeps_errors_and_headers() {
+        let text = "ls: cannot access 'nope': No such file or directory\nsrc:\na.rs\nb.rs\n\ndocs:\nguide.md\n";
+        let out = run("ls nope src docs", text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.starts_with("ls: cannot access 'nope'"), "{t}");
+        assert!(t.contains("src/ (2): a.rs b.rs"), "{t}");
+        assert!(t.contains("docs/guide.md"), "{t}");
+    }
+
+    #[test]
+    fn zip_and_unzip_verbs() {
+        let out = run(
+            "zip -r out.zip dist",
+            "  adding: dist/ (stored 0%)\n  adding: dist/a.js (deflated 60%)\n  adding: dist/b.js (deflated 61%)\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        // the `dist/` entry itself is said by its group
+        assert_eq!(t, "adding: dist/ (2): a.js b.js");
+        assert_eq!(out.facts[0], ("entry".to_string(), 3));
+        let out = run(
+            "unzip x.zip",
+            "Archive:  x.zip\n   creating: d/\n  inflating: d/a.js\n  inflating: d/b.js\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(t, "Archive:  x.zip\ninflating: d/ (2): a.js b.js");
+    }
+
+    #[test]
+    fn huge_listing_is_cut_with_counts() {
+        let mut text = String::new();
+        for d in 0..300 {
+            for f in 0..40 {
+                text.push_str(&format!("src/module_{d:03}/file_{f:03}.rs\n"));
+            }
+        }
+        let out = run("fd . src", &text).unwrap();
+        assert!(out.omitted > 0);
+        let t = out.lines.join("\n");
+        assert!(t.contains("src/module_000/ (40): file_000.rs"), "{t}");
+        assert!(t.contains("src/module_299/ (40 entries not shown)"));
+        assert_eq!(out.facts[0], ("path".to_string(), 12_000));
+    }
+
+    #[test]
+    fn not_a_listing() {
+        assert!(run("find x", "").is_none());
+        assert!(run(
+            "find --version",
+            "find (GNU findutils) 4.9.0\nCopyright (C) 2022 Free Software Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later\n"
+        )
+        .is_none());
+        assert!(run(
+            "find . -name '*.ts' -exec grep -Hn TODO {} +",
+            "./a.ts:3:// TODO x\n./b/c.ts:1:TODO y\n"
+        )
+        .is_none());
+        assert!(run(
+            "tar -czf x.tgz d",
+            "tar: d: Cannot stat: No such file or directory\n"
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn long_line_parser() {
+        let (l, n) =
+            parse_long("-rw-r--r-- root/root       123 2026-11-20 10:00 shop/src/a.ts").unwrap();
+        assert_eq!(
+            (
+                l.owner.as_str(),
+                l.size.as_str(),
+                l.date.as_str(),
+                n.as_str()
+            ),
+            ("root/root", "123", "2026-11-20 10:00", "shop/src/a.ts")
+        );
+        let (l, n) = parse_long(
+            "  1234      4 -rw-r--r--   1 dev      dev           33 Nov 20 10:00 ./my file.txt",
+        )
+        .unwrap();
+        assert_eq!((l.size.as_str(), n.as_str()), ("33", "./my file.txt"));
+        let (l, _) = parse_long("crw-rw-rw- 1 root root 1, 3 Nov 20 10:00 null").unwrap();
+        assert_eq!(l.size, "1, 3");
+        assert!(parse_long("src/index.ts").is_none());
+    }
+}

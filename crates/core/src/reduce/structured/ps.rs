@@ -1,0 +1,207 @@
+//! Process tables: `ps aux`, `ps -ef`, `ps` and `ps -o …`.
+//!
+//! Every process stays with its PID and command. Columns agents rarely need go
+//! (VSZ, RSS, TTY, START/STIME, TIME, C, F, PRI, NI, ADDR, SZ, WCHAN); STAT stays only
+//! when some process is a zombie, stopped or in uninterruptible sleep; a USER/UID column
+//! with one value for every row is said once. Very long command lines are clipped in the
+//! middle with a marker. Output that has no ps header is left to the line rule.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+const MAX_ROWS: usize = 20_000;
+const MAX_COMMAND: usize = 240;
+const DROP: &[&str] = &[
+    "VSZ", "RSS", "TTY", "TT", "START", "STIME", "TIME", "C", "F", "PRI", "NI", "ADDR", "SZ",
+    "WCHAN", "LWP", "NLWP", "PSR", "STARTED", "ELAPSED",
+];
+const COMMAND: &[&str] = &["COMMAND", "CMD", "ARGS", "COMM", "UCOMM"];
+
+#[derive(Default)]
+pub struct Ps {
+    header: Option<Vec<String>>,
+    rows: Vec<Vec<String>>,
+    extra: u64,
+    other: Vec<String>,
+    before: Vec<String>,
+}
+
+impl Ps {
+    fn parse_row(&self, line: &str) -> Option<Vec<String>> {
+        let header = self.header.as_ref()?;
+        let n = header.len();
+        let last_is_cmd = header.last().is_some_and(|h| COMMAND.contains(&h.as_str()));
+        let mut cols = Vec::with_capacity(n);
+        let mut rest = line.trim_start();
+        for i in 0..n {
+            if i + 1 == n && last_is_cmd {
+                if rest.is_empty() {
+                    return None;
+                }
+                // held clipped: a java classpath can be 100 KB
+                cols.push(clip_line(rest, MAX_COMMAND).into_owned());
+                rest = "";
+                break;
+            }
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            if end == 0 {
+                return None;
+            }
+            cols.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+        if !rest.is_empty() || cols.len() != n {
+            return None;
+        }
+        Some(cols)
+    }
+}
+
+impl Structured for Ps {
+    fn push(&mut self, line: &str) {
+        let t = line.trim_end();
+        if t.trim().is_empty() {
+            return;
+        }
+        if self.header.is_none() {
+            let cols: Vec<String> = t.split_whitespace().map(str::to_string).collect();
+            if cols.iter().any(|c| c == "PID") && cols.len() >= 2 {
+                self.header = Some(cols);
+            } else if self.before.len() < 50 {
+                self.before.push(t.to_string());
+            }
+            return;
+        }
+        match self.parse_row(t) {
+            Some(row) if self.rows.len() < MAX_ROWS => self.rows.push(row),
+            Some(_) => self.extra += 1,
+            None => {
+                if self.other.len() < 200 {
+                    self.other.push(clip_line(t, 2000).into_owned());
+                } else {
+                    self.extra += 1;
+                }
+            }
+        }
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        let header = self.header?;
+        if self.rows.is_empty() {
+            return None;
+        }
+        let upper: Vec<String> = header.iter().map(|h| h.to_ascii_uppercase()).collect();
+        let mut keep: Vec<usize> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+        let mut dropped: Vec<&str> = Vec::new();
+        for (i, h) in upper.iter().enumerate() {
+            let is_last = i + 1 == upper.len();
+            if !is_last && DROP.contains(&h.as_str()) {
+                dropped.push(&header[i]);
+                continue;
+            }
+            if h == "STAT" || h == "S" {
+                let odd = self.rows.iter().any(|r| r[i].contains(['Z', 'D', 'T']));
+                if !odd {
+                    dropped.push(&header[i]);
+                    continue;
+                }
+            }
+            if (h == "USER" || h == "UID" || h == "RUSER" || h == "EUSER") && self.rows.len() > 1 {
+                let first = &self.rows[0][i];
+                if self.rows.iter().all(|r| &r[i] == first) {
+                    notes.push(format!("{} {first} for every process", header[i]));
+                    continue;
+                }
+            }
+            keep.push(i);
+        }
+        let mut lines = Vec::new();
+        lines.extend(self.before.iter().cloned());
+        let mut note = notes;
+        if !dropped.is_empty() {
+            note.push(format!("columns {} dropped", dropped.join(" ")));
+        }
+        if !note.is_empty() {
+            lines.push(format!("[{}]", note.join("; ")));
+        }
+        lines.push(
+            keep.iter()
+                .map(|&i| header[i].as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        for r in &self.rows {
+            let cells: Vec<&str> = keep.iter().map(|&i| r[i].as_str()).collect();
+            lines.push(cells.join(" "));
+        }
+        lines.extend(self.other.iter().cloned());
+        if self.extra > 0 {
+            lines.push(format!("… {} more lines not shown", self.extra));
+        }
+        Some(StructuredOutput {
+            name: "ps",
+            lines,
+            facts: vec![("process".into(), self.rows.len() as u64 + self.extra)],
+            omitted: self.extra,
+            filtered: 0,
+            facts_line: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut p = Box::<Ps>::default();
+        for l in text.lines() {
+            p.push(l);
+        }
+        p.finish(0)
+    }
+
+    #[test]
+    fn aux_keeps_pid_and_command() {
+        let text = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND
+root           1  0.0  0.0   2480   516 ?        Ss   08:07   0:00 /sbin/init
+root          42  1.5  2.0 112000 40000 pts/0    Sl   08:09   0:03 node server.js --port 3000
+root          77  0.0  0.0      0     0 ?        Z    08:10   0:00 [sh] <defunct>
+"
+        .to_string()
+            + &format!(
+                "root          90  9.0 20.0 900000 400000 ?      Sl   08:11   1:00 java -cp {} Main\n",
+                "/opt/lib/a.jar:".repeat(500)
+            );
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("USER root for every process"), "{t}");
+        assert!(t.contains("PID %CPU %MEM STAT COMMAND"), "{t}");
+        assert!(
+            t.contains("42 1.5 2.0 Sl node server.js --port 3000"),
+            "{t}"
+        );
+        assert!(t.contains("77 0.0 0.0 Z [sh] <defunct>"), "{t}");
+        assert!(!t.contains("112000"), "{t}");
+        assert_eq!(out.facts[0], ("process".to_string(), 4));
+    }
+
+    #[test]
+    fn ef_form() {
+        let text = "UID          PID    PPID  C STIME TTY          TIME CMD
+root           1       0  0 08:07 ?        00:00:00 sleep infinity
+dev          300       1  0 08:08 ?        00:00:00 python3 -m http.server
+";
+        let out = run(text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("UID PID PPID CMD"), "{t}");
+        assert!(t.contains("dev 300 1 python3 -m http.server"), "{t}");
+    }
+
+    #[test]
+    fn not_ps() {
+        assert!(run("error: unsupported option (BSD syntax)\n").is_none());
+        assert!(run("    PID TTY          TIME CMD\n").is_none());
+    }
+}

@@ -1,0 +1,710 @@
+//! Search results: `grep -rn`, `rg`, `git grep` (with or without line numbers,
+//! context lines, `rg --heading`).
+//!
+//! Every match is kept, grouped by file: a file with one match stays one line
+//! (`src/a.rs:12: text`); a file with more gets a `path:` header and one indented
+//! `  line: text` per match (context lines as `  line- text`). Leading indentation of
+//! matched text goes; a very long line (minified code) is clipped around the match with
+//! a marker. `--` separators go (counted). Tool messages (`grep: x: No such file …`,
+//! `Binary file … matches`) are kept. A very large result is cut with per-file counts.
+
+use std::collections::HashMap;
+
+use super::{Structured, StructuredOutput};
+use crate::normalize::{basename, Normalized};
+
+const MAX_STORED: usize = 20_000;
+const MAX_FILES: usize = 5_000;
+const MAX_OTHER: usize = 400;
+/// Rendered characters after which further files are only counted.
+const BUDGET_CHARS: usize = 40_000;
+/// Longest matched text shown whole.
+const MAX_TEXT: usize = 300;
+/// Characters kept around the match in a clipped line.
+const WINDOW: usize = 120;
+const MAX_PENDING: usize = 64;
+
+#[derive(Debug, Clone)]
+struct Hit {
+    line: Option<String>,
+    context: bool,
+    text: String,
+}
+
+#[derive(Debug, Default)]
+struct File {
+    path: String,
+    hits: Vec<Hit>,
+    matches: u64,
+    context: u64,
+}
+
+pub struct Search {
+    tool: String,
+    files: Vec<File>,
+    index: HashMap<String, usize>,
+    before: Vec<String>,
+    after: Vec<String>,
+    other_dropped: u64,
+    matches: u64,
+    stored: usize,
+    unfiled: u64,
+    separators: u64,
+    /// `rg --heading` style: the current file.
+    heading: Option<String>,
+    prev_blank: bool,
+    /// Lines that may be context lines of a file not seen yet (`path-12-text`).
+    pending: Vec<String>,
+    pattern: Option<regex::Regex>,
+    with_filename: bool,
+    /// Line numbers were asked for (`-n`): every match line has one.
+    numbered: bool,
+}
+
+/// What the argv says about the search: the pattern, and whether file names are printed.
+fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
+    let argv = &norm.argv;
+    let a0 = argv.first().map_or("", |a| basename(a)).to_string();
+    let is_git = a0 == "git";
+    let args: Vec<&str> = argv
+        .iter()
+        .skip(if is_git { 2 } else { 1 })
+        .map(String::as_str)
+        .collect();
+    let takes_value = [
+        "-e",
+        "-f",
+        "-m",
+        "-A",
+        "-B",
+        "-C",
+        "-g",
+        "-t",
+        "-T",
+        "--glob",
+        "--type",
+        "--type-not",
+        "--max-count",
+        "--regexp",
+        "--file",
+        "--context",
+        "--after-context",
+        "--before-context",
+        "-M",
+        "--max-columns",
+        "--color",
+        "--colors",
+        "-j",
+        "--threads",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "-d",
+        "-D",
+        "--max-depth",
+        "--encoding",
+        "-E",
+    ];
+    let mut pattern: Option<String> = None;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut recursive = a0 == "rg" || is_git || a0 == "ag" || a0 == "ack";
+    let mut force_name = None;
+    let mut ignore_case = false;
+    let mut numbered = false;
+    let mut counting = false;
+    let mut i = 0;
+    let mut only_operands = false;
+    while i < args.len() {
+        let a = args[i];
+        if only_operands {
+            operands.push(a);
+        } else if a == "--" {
+            only_operands = true;
+        } else if a == "-e" || a == "--regexp" {
+            if pattern.is_none() {
+                pattern = args.get(i + 1).map(|s| (*s).to_string());
+            }
+            i += 1;
+        } else if let Some(p) = a.strip_prefix("--regexp=") {
+            pattern.get_or_insert_with(|| p.to_string());
+        } else if a == "-E" && a0 != "rg" {
+            // grep -E takes no value
+        } else if takes_value.contains(&a) && !(a == "-E" && a0 != "rg") {
+            i += 1;
+        } else if a.starts_with("--") {
+            match a {
+                "--recursive" | "--dereference-recursive" => recursive = true,
+                "--with-filename" => force_name = Some(true),
+                "--no-filename" => force_name = Some(false),
+                "--ignore-case" => ignore_case = true,
+                "--line-number" | "--vimgrep" => numbered = true,
+                // `rg --json`: JSON lines, `--null`: NUL after names; not path:line:text
+                "--count" | "--count-matches" | "--json" | "--null" => counting = true,
+                "--no-line-number" => numbered = false,
+                _ => {}
+            }
+        } else if a.starts_with('-') && a.len() > 1 {
+            let flags = &a[1..];
+            if flags.contains('r') || flags.contains('R') {
+                recursive = a0 != "rg" || recursive;
+            }
+            if flags.contains('H') {
+                force_name = Some(true);
+            }
+            if flags.contains('h') && a0 != "rg" {
+                force_name = Some(false);
+            }
+            if flags.contains('I') && a0 == "rg" {
+                force_name = Some(false);
+            }
+            if flags.contains('i') {
+                ignore_case = true;
+            }
+            if flags.contains('n') {
+                numbered = true;
+            }
+            if flags.contains('c') {
+                counting = true;
+            }
+            if flags.contains('N') && a0 == "rg" {
+                numbered = false;
+            }
+        } else {
+            operands.push(a);
+        }
+        i += 1;
+    }
+    if pattern.is_none() && !operands.is_empty() {
+        pattern = Some(operands.remove(0).to_string());
+    }
+    let with_filename = force_name.unwrap_or(if is_git {
+        true
+    } else if a0 == "rg" || a0 == "ag" || a0 == "ack" {
+        // a single file operand prints no file name
+        !(operands.len() == 1 && !operands[0].ends_with('/') && operands[0].contains('.'))
+    } else {
+        recursive || operands.len() > 1
+    });
+    // `grep -c` prints `path:count` lines: nothing to group
+    (
+        a0,
+        pattern,
+        with_filename && !counting,
+        ignore_case,
+        numbered,
+    )
+}
+
+/// `grep -l`, `rg -l`, `git grep -l` and friends print file names only: a listing.
+pub fn lists_files(norm: &Normalized) -> bool {
+    norm.argv.iter().skip(1).any(|a| {
+        matches!(
+            a.as_str(),
+            "--files-with-matches" | "--files-without-match" | "--name-only" | "--files"
+        ) || (a.starts_with('-')
+            && !a.starts_with("--")
+            && (a.contains('l') || a.contains('L'))
+            && a.len() <= 6)
+    })
+}
+
+impl Search {
+    pub fn new(norm: &Normalized) -> Self {
+        let (tool, pattern, with_filename, ignore_case, numbered) = inspect(norm);
+        let pattern = pattern.and_then(|p| {
+            regex::RegexBuilder::new(&p)
+                .case_insensitive(ignore_case)
+                .size_limit(1 << 20)
+                .build()
+                .or_else(|_| {
+                    regex::RegexBuilder::new(&regex::escape(&p))
+                        .case_insensitive(ignore_case)
+                        .build()
+                })
+                .ok()
+        });
+        Search {
+            tool,
+            files: Vec::new(),
+            index: HashMap::new(),
+            before: Vec::new(),
+            after: Vec::new(),
+            other_dropped: 0,
+            matches: 0,
+            stored: 0,
+            unfiled: 0,
+            separators: 0,
+            heading: None,
+            prev_blank: true,
+            pending: Vec::new(),
+            pattern,
+            with_filename,
+            numbered,
+        }
+    }
+
+    fn is_message(&self, t: &str) -> bool {
+        let lower = t.to_ascii_lowercase();
+        // ripgrep prints `path: No such file or directory (os error 2)` without its name
+        (t.ends_with(')') && t.contains(" (os error "))
+            || lower.starts_with("binary file ")
+            || lower.starts_with("fatal:")
+            || lower.starts_with("error:")
+            || lower.starts_with("warning:")
+            || lower.starts_with("usage:")
+            || [
+                "grep",
+                "egrep",
+                "fgrep",
+                "rg",
+                "git",
+                "ag",
+                "ack",
+                self.tool.as_str(),
+            ]
+            .iter()
+            .any(|tool| {
+                t.strip_prefix(tool)
+                    .is_some_and(|r| r.starts_with(": ") || r.starts_with(":\t"))
+            })
+    }
+
+    fn other(&mut self, line: &str) {
+        let target = if self.matches == 0 {
+            &mut self.before
+        } else {
+            &mut self.after
+        };
+        if target.len() < MAX_OTHER {
+            target.push(crate::reduce::text::clip_line(line, 2000).into_owned());
+        } else {
+            self.other_dropped += 1;
+        }
+    }
+
+    fn file(&mut self, path: &str) -> Option<usize> {
+        if let Some(&i) = self.index.get(path) {
+            return Some(i);
+        }
+        if self.files.len() >= MAX_FILES {
+            return None;
+        }
+        self.files.push(File {
+            path: path.to_string(),
+            ..File::default()
+        });
+        self.index.insert(path.to_string(), self.files.len() - 1);
+        Some(self.files.len() - 1)
+    }
+
+    fn hit(&mut self, path: &str, line: Option<&str>, context: bool, text: &str) {
+        if !context {
+            self.matches += 1;
+        }
+        let Some(fi) = self.file(path) else {
+            self.unfiled += 1;
+            return;
+        };
+        let text = self.clip(text.trim_start());
+        let f = &mut self.files[fi];
+        if context {
+            f.context += 1;
+        } else {
+            f.matches += 1;
+        }
+        if self.stored < MAX_STORED {
+            self.stored += 1;
+            f.hits.push(Hit {
+                line: line.map(str::to_string),
+                context,
+                text,
+            });
+        }
+    }
+
+    /// Clip a long line around the (first) match.
+    fn clip(&self, text: &str) -> String {
+        let n = text.chars().count();
+        if n <= MAX_TEXT {
+            return text.to_string();
+        }
+        let (ms, me) = self
+            .pattern
+            .as_ref()
+            .and_then(|re| re.find(text))
+            .map_or((0, 0), |m| (m.start(), m.end()));
+        let start = floor(text, ms.saturating_sub(WINDOW));
+        let end = floor(text, (me + WINDOW).min(text.len()));
+        let end = if end <= start {
+            floor(text, (start + 2 * WINDOW).min(text.len()))
+        } else {
+            end
+        };
+        let before = text[..start].chars().count();
+        let after = text[end..].chars().count();
+        let mut out = String::new();
+        if before > 0 {
+            out.push_str(&format!("…[{before} chars clipped]…"));
+        }
+        out.push_str(&text[start..end]);
+        if after > 0 {
+            out.push_str(&format!("…[{after} chars clipped]…"));
+        }
+        out
+    }
+
+    /// `path:12:text`, `path-12-text`, `path:text`; None when the line has no such prefix.
+    fn split<'a>(&self, t: &'a str) -> Option<(&'a str, Option<&'a str>, bool, &'a str)> {
+        // path:NUM:text
+        let mut from = 0;
+        while let Some(k) = t[from..].find(':').map(|k| k + from) {
+            let rest = &t[k + 1..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if k > 0 && digits > 0 && rest.as_bytes().get(digits) == Some(&b':') {
+                return Some((&t[..k], Some(&rest[..digits]), false, &rest[digits + 1..]));
+            }
+            from = k + 1;
+            if from > 4096 {
+                break;
+            }
+        }
+        // path-NUM-text for a known file (context line)
+        let mut from = 0;
+        while let Some(k) = t[from..].find('-').map(|k| k + from) {
+            let rest = &t[k + 1..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if k > 0
+                && digits > 0
+                && rest.as_bytes().get(digits) == Some(&b'-')
+                && self.index.contains_key(&t[..k])
+            {
+                return Some((&t[..k], Some(&rest[..digits]), true, &rest[digits + 1..]));
+            }
+            from = k + 1;
+            if from > 4096 {
+                break;
+            }
+        }
+        // path:text (no line numbers)
+        if self.numbered {
+            return None;
+        }
+        if let Some(k) = t.find(':') {
+            if k > 0 && !t[..k].contains("  ") {
+                return Some((&t[..k], None, false, &t[k + 1..]));
+            }
+        }
+        None
+    }
+
+    fn push_line(&mut self, line: &str) {
+        let t = line.trim_end();
+        if t.is_empty() {
+            self.heading = None;
+            return;
+        }
+        if t == "--" {
+            self.separators += 1;
+            return;
+        }
+        if self.is_message(t) {
+            return self.other(t);
+        }
+        // rg --heading: a path line, then `12:text` lines
+        if let Some(h) = self.heading.clone() {
+            if let Some((num, ctx, text)) = numbered(t) {
+                if self.pending.last() == Some(&h) {
+                    self.pending.pop();
+                }
+                return self.hit(&h, Some(num), ctx, text);
+            }
+        }
+        if self.with_filename {
+            if let Some((path, num, ctx, text)) = self.split(t) {
+                let (path, num, text) =
+                    (path.to_string(), num.map(str::to_string), text.to_string());
+                if !ctx && !self.pending.is_empty() {
+                    self.flush_pending(Some(&path));
+                }
+                return self.hit(&path, num.as_deref(), ctx, &text);
+            }
+            // a context line of a file not seen yet (`path-12-text`): held until its file shows up
+            let maybe_context = has_dash_number(t);
+            if maybe_context && self.pending.len() < MAX_PENDING {
+                self.pending.push(t.to_string());
+            }
+            if self.prev_blank || self.matches == 0 {
+                // maybe a heading (`rg --heading`)
+                self.heading = Some(t.to_string());
+                if !maybe_context {
+                    self.pending.push(t.to_string());
+                }
+                return;
+            }
+            if maybe_context {
+                return;
+            }
+        }
+        self.other(t);
+    }
+
+    /// Lines held back as possible context of `path`: assign them, or keep them as they are.
+    fn flush_pending(&mut self, path: Option<&str>) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            let assigned = path.and_then(|path| {
+                let rest = p.strip_prefix(path)?.strip_prefix('-')?;
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                (digits > 0 && rest.as_bytes().get(digits) == Some(&b'-'))
+                    .then(|| (rest[..digits].to_string(), rest[digits + 1..].to_string()))
+            });
+            match (assigned, path) {
+                (Some((num, text)), Some(path)) => self.hit(path, Some(&num), true, &text),
+                _ => self.other(&p),
+            }
+        }
+    }
+
+    fn render(mut self) -> (Vec<String>, u64) {
+        let mut out: Vec<String> = std::mem::take(&mut self.before);
+        let mut omitted = 0u64;
+        let mut used = 0usize;
+        let mut counted_only = 0u64;
+        for f in &self.files {
+            if used > BUDGET_CHARS {
+                omitted += f.matches + f.context;
+                if counted_only < 2000 {
+                    out.push(format!(
+                        "{}: {} {} not shown",
+                        f.path,
+                        f.matches,
+                        if f.matches == 1 { "match" } else { "matches" }
+                    ));
+                }
+                counted_only += 1;
+                continue;
+            }
+            let fmt = |h: &Hit| -> String {
+                let sep = if h.context { '-' } else { ':' };
+                match &h.line {
+                    Some(n) => format!("{n}{sep} {}", h.text),
+                    None if h.context => format!("- {}", h.text),
+                    None => h.text.clone(),
+                }
+            };
+            if f.hits.len() == 1 && f.matches + f.context == 1 {
+                let h = &f.hits[0];
+                let line = match &h.line {
+                    Some(n) => format!("{}:{n}: {}", f.path, h.text),
+                    None => format!("{}: {}", f.path, h.text),
+                };
+                used += line.len() + 1;
+                out.push(line);
+                continue;
+            }
+            let count = if f.context > 0 {
+                format!(
+                    "{} {}",
+                    f.matches,
+                    if f.matches == 1 { "match" } else { "matches" }
+                )
+            } else {
+                f.matches.to_string()
+            };
+            out.push(format!("{} ({count}):", f.path));
+            let mut shown = 0u64;
+            for h in &f.hits {
+                if used > BUDGET_CHARS {
+                    break;
+                }
+                let line = format!("  {}", fmt(h)).trim_end().to_string();
+                used += line.len() + 1;
+                out.push(line);
+                shown += 1;
+            }
+            let rest = f.matches + f.context - shown;
+            if rest > 0 {
+                omitted += rest;
+                out.push(format!("  … +{rest} more lines not shown"));
+            }
+        }
+        if counted_only > 2000 {
+            out.push(format!("… {} more files not shown", counted_only - 2000));
+        }
+        if self.unfiled > 0 {
+            omitted += self.unfiled;
+            out.push(format!(
+                "… {} matches in further files not shown",
+                self.unfiled
+            ));
+        }
+        out.append(&mut self.after);
+        if self.other_dropped > 0 {
+            omitted += self.other_dropped;
+            out.push(format!(
+                "… {} more message lines not shown",
+                self.other_dropped
+            ));
+        }
+        (out, omitted)
+    }
+}
+
+/// Holds `-NUM-` somewhere after its start (a context line `path-12-text`).
+fn has_dash_number(t: &str) -> bool {
+    let b = t.as_bytes();
+    let mut i = 1;
+    while i < b.len() {
+        if b[i] == b'-' {
+            let d = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if d > 0 && b.get(i + 1 + d) == Some(&b'-') {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `12:text` / `12-text` (rg --heading body lines).
+fn numbered(t: &str) -> Option<(&str, bool, &str)> {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    match t.as_bytes().get(digits) {
+        Some(b':') => Some((&t[..digits], false, &t[digits + 1..])),
+        Some(b'-') => Some((&t[..digits], true, &t[digits + 1..])),
+        _ => None,
+    }
+}
+
+fn floor(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+impl Structured for Search {
+    fn push(&mut self, line: &str) {
+        let blank = line.trim().is_empty();
+        self.push_line(line);
+        self.prev_blank = blank;
+    }
+
+    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if !self.pending.is_empty() {
+            self.flush_pending(None);
+        }
+        if self.matches == 0 || !self.with_filename {
+            return None;
+        }
+        let matches = self.matches;
+        let files = self.files.len() as u64;
+        let separators = self.separators;
+        let (lines, omitted) = self.render();
+        Some(StructuredOutput {
+            name: "search",
+            lines,
+            facts: vec![("match".into(), matches), ("file".into(), files)],
+            omitted,
+            filtered: separators,
+            facts_line: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::normalize;
+
+    fn run(cmd: &str, text: &str) -> Option<StructuredOutput> {
+        let norm = normalize(Some(cmd), None);
+        let mut s = Box::new(Search::new(&norm));
+        for line in text.lines() {
+            s.push(line);
+        }
+        s.finish(0)
+    }
+
+    #[test]
+    fn groups_matches_by_file() {
+        let out = run(
+            "grep -rn TODO src",
+            "src/a.ts:3:// TODO: one\nsrc/a.ts:10:    // TODO: two\nsrc/b.ts:1:TODO three\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(
+            t,
+            "src/a.ts (2):\n  3: // TODO: one\n  10: // TODO: two\nsrc/b.ts:1: TODO three"
+        );
+        assert_eq!(out.facts[0], ("match".to_string(), 3));
+        assert_eq!(out.facts[1], ("file".to_string(), 2));
+    }
+
+    #[test]
+    fn context_lines_and_separators() {
+        let text = "src/a.ts-2-before\nsrc/a.ts:3:TODO x\nsrc/a.ts-4-after\n--\nsrc/b.ts-9-ctx\nsrc/b.ts:10:TODO y\n";
+        let out = run("grep -rn -C1 TODO src", text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("src/a.ts (1 match):\n  2- before\n  3: TODO x\n  4- after"),
+            "{t}"
+        );
+        assert!(
+            t.contains("src/b.ts (1 match):\n  9- ctx\n  10: TODO y"),
+            "{t}"
+        );
+        assert_eq!(out.filtered, 1);
+    }
+
+    #[test]
+    fn rg_heading_form() {
+        let text = "src/a.ts\n3:TODO x\n7:TODO y\n\nsrc/b.ts\n1:TODO z\n";
+        let out = run("rg -n --heading TODO", text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("src/a.ts (2):\n  3: TODO x\n  7: TODO y"), "{t}");
+        assert!(t.contains("src/b.ts:1: TODO z"), "{t}");
+    }
+
+    #[test]
+    fn clips_long_lines_around_the_match() {
+        let long = format!("{}TODO: here{}", "a".repeat(5000), "b".repeat(5000));
+        let text = format!("dist/app.js:1:{long}\nsrc/x.ts:2:TODO ok\n");
+        let out = run("grep -rn TODO .", &text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("TODO: here"), "{t}");
+        assert!(t.contains("chars clipped]"), "{t}");
+        assert!(t.len() < 600, "{t}");
+    }
+
+    #[test]
+    fn keeps_messages() {
+        let out = run(
+            "grep -rn TODO src nope",
+            "src/a.ts:3:TODO\ngrep: nope: No such file or directory\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("grep: nope: No such file or directory"), "{t}");
+    }
+
+    #[test]
+    fn single_file_search_is_not_grouped() {
+        assert!(run("grep -n TODO src/a.ts", "3:TODO x\n").is_none());
+        assert!(run("grep -rc TODO src", "src/a.ts:3\nsrc/b.ts:0\n").is_none());
+        assert!(run(
+            "rg --json TODO",
+            "{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\"a.ts\"}}}\n"
+        )
+        .is_none());
+        assert!(run(
+            "grep -rn TODO src",
+            "grep: src: No such file or directory\n"
+        )
+        .is_none());
+    }
+}
