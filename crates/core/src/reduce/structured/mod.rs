@@ -38,13 +38,30 @@ pub trait Structured {
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;
 }
 
+pub mod gh;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod kubectl_describe;
+pub mod openclaw;
+pub mod table;
+pub mod terraform;
 
 /// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &["git-status", "git-diff", "git-log", "help"];
+pub const NAMES: &[&str] = &[
+    "git-status",
+    "git-diff",
+    "git-log",
+    "help",
+    "table",
+    "terraform",
+    "kubectl-describe",
+    "gh-json",
+    "gh-run-log",
+    "gh-pr-checks",
+    "openclaw-sessions",
+];
 
 pub fn is_known(name: &str) -> bool {
     NAMES.contains(&name)
@@ -58,6 +75,13 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
         "help" => Box::<help::Help>::default(),
+        "table" => Box::<table::Table>::default(),
+        "terraform" => Box::<terraform::Terraform>::default(),
+        "kubectl-describe" => Box::<kubectl_describe::KubectlDescribe>::default(),
+        "gh-json" => Box::<gh::GhJson>::default(),
+        "gh-run-log" => Box::<gh::GhRunLog>::default(),
+        "gh-pr-checks" => Box::<gh::GhPrChecks>::default(),
+        "openclaw-sessions" => Box::<openclaw::SessionsHistory>::default(),
         _ => return None,
     })
 }
