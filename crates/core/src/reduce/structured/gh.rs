@@ -136,7 +136,7 @@ fn render_record(r: &Value) -> String {
     let o = r.as_object().expect("checked objects");
     let mut parts: Vec<String> = Vec::new();
     let mut used: Vec<&str> = Vec::new();
-    let mut take = |k: &'static str, used: &mut Vec<&str>| -> Option<&Value> {
+    let take = |k: &'static str, used: &mut Vec<&str>| -> Option<&Value> {
         let v = o.get(k)?;
         used.push(k);
         Some(v)

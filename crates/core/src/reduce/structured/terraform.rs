@@ -196,6 +196,13 @@ impl Structured for Terraform {
             self.keep(line);
             return;
         }
+        if self.block.is_some()
+            && !line.starts_with(' ')
+            && !["-/+ ", "+/- ", "<= "].iter().any(|p| line.starts_with(p))
+        {
+            // resource blocks are indented: an unindented line ends one
+            self.block = None;
+        }
         if let Some((a, n)) = self.block {
             if t.starts_with("# (because") || t.starts_with("# (moved from") {
                 self.keep(line);
