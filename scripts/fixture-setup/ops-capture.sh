@@ -44,7 +44,7 @@ cap service/netstat bad-flag -- netstat --bogus
 cap service/lsof listening -- lsof -nP -iTCP -sTCP:LISTEN
 cap service/lsof no-match -- lsof -nP -i :65010
 cap service/pm2 list -- pm2 list
-cap service/pm2 logs -- pm2 logs api --nostream --lines 200
+cap service/pm2-logs api -- pm2 logs api --nostream --lines 200
 cap service/pm2 describe-missing -- pm2 describe nosuchapp
 cap service/service redis-status -- service redis-server status
 cap service/service unknown -- service nosuchservice status
@@ -90,3 +90,5 @@ cap database/mongosh bad-uri -- mongosh --quiet "mongodb://127.0.0.1:notaport/sh
 # pm2 demo apps (start before the service/pm2 captures above):
 #   pm2 start scripts/fixture-setup/ops-pm2-server.js --name api
 #   pm2 start scripts/fixture-setup/ops-pm2-crash.js --name worker --max-restarts 3
+cap service/service status-all -- service --status-all
+cap service/pm2-logs bad-option -- pm2 logs --badopt

@@ -625,8 +625,8 @@ Events:
     "Back-off restarting failed container worker", "QUEUE_URL", "Volumes:  [10 lines hidden]", "1 warning event"],
    ["kube-api-access-7q2xk:", "prometheus.io/scrape", "TokenExpirationSeconds"])
 
-fx("devops/kubectl-logs", "json-lines", "kubectl logs deploy/shop-api -n shop", logapp("json", 250), 0,
-   LOG_ABOUT.format(mode="json", n=250, tool="kubectl logs", what="Kubernetes cluster"),
+fx("devops/kubectl-logs", "json-lines", "kubectl logs deploy/shop-api -n shop", logapp("json", 210), 0,
+   LOG_ABOUT.format(mode="json", n=210, tool="kubectl logs", what="Kubernetes cluster"),
    ["api listening on :3000", "redis: connect ECONNREFUSED 10.0.3.7:6379", "unhandled rejection: TypeError",
     "at computeCart (/app/src/cart.js:42:18)", "slow query on orders: 990ms", "shutdown complete"])
 
@@ -847,3 +847,35 @@ fx("openclaw/sessions-history", "not-found", None,
    json.dumps({"error": "session not found", "sessionKey": "agent:dana:nosuch"}, indent=2) + "\n", 1,
    "written from the OpenClaw sessions_history tool's error shape (a host tool, not a command that runs here)",
    ["session not found", "agent:dana:nosuch"], tool="sessions_history")
+
+fx("devops/terragrunt", "run-all-apply-failed", "terragrunt run-all apply --terragrunt-non-interactive",
+   """09:20:01.104 INFO   The runner at . will be processed in the following order for command apply:
+Group 1
+- Module ./live/prod/vpc
+
+Group 2
+- Module ./live/prod/db
+- Module ./live/prod/api
+
+09:20:03.551 STDOUT [live/prod/vpc] terraform: aws_vpc.main: Refreshing state... [id=vpc-0a1b2c3d]
+09:20:04.018 STDOUT [live/prod/vpc] terraform: No changes. Your infrastructure matches the configuration.
+09:20:04.019 STDOUT [live/prod/vpc] terraform: Apply complete! Resources: 0 added, 0 changed, 0 destroyed.
+09:20:06.240 STDOUT [live/prod/db] terraform: aws_db_instance.main: Modifying... [id=shop-prod]
+09:20:16.241 STDOUT [live/prod/db] terraform: aws_db_instance.main: Still modifying... [id=shop-prod, 10s elapsed]
+09:20:26.242 STDOUT [live/prod/db] terraform: aws_db_instance.main: Still modifying... [id=shop-prod, 20s elapsed]
+09:20:29.880 STDERR [live/prod/db] terraform: ╷
+09:20:29.880 STDERR [live/prod/db] terraform: │ Error: updating RDS DB Instance (shop-prod): InvalidParameterCombination: Cannot upgrade postgres from 16.4 to 15.8
+09:20:29.880 STDERR [live/prod/db] terraform: │
+09:20:29.880 STDERR [live/prod/db] terraform: │   with aws_db_instance.main,
+09:20:29.880 STDERR [live/prod/db] terraform: │   on main.tf line 12, in resource "aws_db_instance" "main":
+09:20:29.880 STDERR [live/prod/db] terraform: │   12: resource "aws_db_instance" "main" {
+09:20:29.880 STDERR [live/prod/db] terraform: ╵
+09:20:29.901 ERROR  [live/prod/db] terraform invocation failed in ./live/prod/db/.terragrunt-cache/x1
+09:20:29.902 ERROR  [live/prod/api] Dependency ./live/prod/db of module ./live/prod/api just finished with an error. Module ./live/prod/api will have to return an error too.
+09:20:29.903 ERROR  error occurred:
+09:20:29.903 ERROR  Cannot process module Module ./live/prod/api (excluded: false, assume applied: false, dependencies: [./live/prod/db]) because one of its dependencies, Module ./live/prod/db (excluded: false, assume applied: false, dependencies: [./live/prod/vpc]), finished with an error: exit status 1
+""", 1, doc("terragrunt is not installable here from the allowed registries (log format of terragrunt 0.67+)"),
+   ["Error: updating RDS DB Instance (shop-prod): InvalidParameterCombination: Cannot upgrade postgres from 16.4 to 15.8",
+    "on main.tf line 12", "terraform invocation failed in ./live/prod/db", "Module ./live/prod/api will have to return an error too",
+    "Apply complete! Resources: 0 added, 0 changed, 0 destroyed."],
+   ["Still modifying"])

@@ -243,7 +243,7 @@ fn render_record(r: &Value) -> String {
 /// Lines kept from a run log; past it the rest is counted.
 const MAX_LOG_KEPT: usize = 800;
 const CONTEXT_BEFORE: usize = 2;
-const CONTEXT_AFTER: usize = 2;
+const CONTEXT_AFTER: usize = 6;
 
 #[derive(Default)]
 pub struct GhRunLog {

@@ -311,12 +311,14 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
             notes.clear();
         }
     }
+    // process tables (top, htop): idle processes past the first rows keep only PID and command
+    let idle = idle_processes(&grid);
     let (shown, cut_from, cut) = if n > MAX_ROWS {
         (MAX_ROWS, MAX_ROWS * 3 / 4, n - MAX_ROWS)
     } else {
         (n, n, 0)
     };
-    let visible = |i: usize| i < cut_from || i >= cut_from + cut;
+    let visible = |i: usize| (i < cut_from || i >= cut_from + cut) && !idle.rows[i];
     if !notes.is_empty() {
         out.lines
             .push(format!("(same in all {n} rows: {})", notes.join(", ")));
@@ -333,6 +335,7 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
             }
         }
         let _ = shown;
+        idle.summary(&grid, out);
         return;
     }
     let cols: Vec<usize> = (0..ncols).filter(|&c| keep[c]).collect();
@@ -375,6 +378,69 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
         if visible(i) {
             out.lines.push(fmt(cols.iter().map(|&c| clip(&r[c])).collect()));
         }
+    }
+    idle.summary(&grid, out);
+}
+
+/// Rows of a process table folded to `PID COMMAND`: those after the first
+/// [`BUSY_ROWS`] whose CPU share is zero.
+struct Idle {
+    rows: Vec<bool>,
+    pid: usize,
+    cmd: usize,
+    count: usize,
+}
+
+const BUSY_ROWS: usize = 20;
+const MIN_PROCESS_ROWS: usize = 30;
+
+fn idle_processes(grid: &Grid) -> Idle {
+    let n = grid.rows.len();
+    let find = |names: &[&str]| grid.header.iter().position(|h| names.contains(&h.as_str()));
+    let mut idle = Idle {
+        rows: vec![false; n],
+        pid: 0,
+        cmd: 0,
+        count: 0,
+    };
+    let (Some(cpu), Some(pid), Some(cmd)) = (
+        find(&["%CPU", "CPU%"]),
+        find(&["PID"]),
+        find(&["COMMAND", "Command", "CMD"]),
+    ) else {
+        return idle;
+    };
+    if n < MIN_PROCESS_ROWS {
+        return idle;
+    }
+    idle.pid = pid;
+    idle.cmd = cmd;
+    for (i, r) in grid.rows.iter().enumerate().skip(BUSY_ROWS) {
+        if r[cpu].parse::<f64>().is_ok_and(|v| v == 0.0) {
+            idle.rows[i] = true;
+            idle.count += 1;
+        }
+    }
+    idle
+}
+
+impl Idle {
+    fn summary(&self, grid: &Grid, out: &mut Render) {
+        if self.count == 0 {
+            return;
+        }
+        let list: Vec<String> = grid
+            .rows
+            .iter()
+            .zip(&self.rows)
+            .filter(|(_, idle)| **idle)
+            .map(|(r, _)| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
+            .collect();
+        out.lines.push(format!(
+            "{} more processes at 0.0% CPU (PID COMMAND): {}",
+            self.count,
+            list.join(", ")
+        ));
     }
 }
 
@@ -450,6 +516,23 @@ c       z2                  STOPPED
         assert_eq!(out.omitted, 50);
         assert!(out.lines.iter().any(|l| l == "... 50 rows omitted ..."));
         assert!(out.lines.iter().any(|l| l.starts_with("pod-449")));
+    }
+
+    #[test]
+    fn idle_processes_keep_pid_and_command() {
+        let mut text = String::from("    PID USER      %CPU COMMAND\n");
+        for i in 0..40 {
+            let cpu = if i < 3 { "12.5" } else { " 0.0" };
+            let user = if i % 2 == 0 { "root" } else { "dana" };
+            text.push_str(&format!("{:>7} {user}      {cpu} proc{i}\n", 100 + i));
+        }
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("    102 root      12.5 proc2"), "{t}");
+        assert!(t.contains("    119 dana       0.0 proc19"), "{t}");
+        assert!(t.contains("20 more processes at 0.0% CPU (PID COMMAND): 120 proc20, 121 proc21"), "{t}");
+        assert!(t.ends_with("139 proc39"), "{t}");
+        assert!(!t.contains("0.0 proc20"), "{t}");
     }
 
     #[test]

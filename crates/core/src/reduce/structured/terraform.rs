@@ -135,12 +135,7 @@ impl Terraform {
             Action::Update | Action::Replace | Action::Other => {
                 marker || t.contains("# forces replacement") || t.starts_with("# (because")
             }
-            Action::Create => {
-                marker
-                    && !t.contains("(known after apply)")
-                    && !t.ends_with('{')
-                    && n <= CREATE_ATTRS
-            }
+            Action::Create => marker && !t.contains("(known after apply)") && n <= CREATE_ATTRS,
             Action::Destroy | Action::Read => t.starts_with("# (because"),
         };
         if keep {
