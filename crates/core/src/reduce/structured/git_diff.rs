@@ -108,11 +108,9 @@ impl DiffReducer {
                     .unwrap_or("")
                     .to_string();
                 if let Some(f) = &mut self.file {
-                    if f.path.is_empty() || (p != "/dev/null" && f.path != p) {
-                        if p != "/dev/null" {
-                            f.path = p;
-                            f.generated = is_generated(&f.path);
-                        }
+                    if p != "/dev/null" && (f.path.is_empty() || f.path != p) {
+                        f.path = p;
+                        f.generated = is_generated(&f.path);
                     }
                 }
                 self.recognized += 1;
