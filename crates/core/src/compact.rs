@@ -394,8 +394,7 @@ impl<'p> Session<'p> {
         // facts: counters, then facts parsed from summary lines (which win by name);
         // beside a structured reducer they are added under names it did not report.
         {
-            let structured_names: Vec<String> =
-                facts.iter().map(|(n, _)| n.clone()).collect();
+            let structured_names: Vec<String> = facts.iter().map(|(n, _)| n.clone()).collect();
             let mut line_facts: Vec<(String, u64)> = self.engine.counter_values();
             for (name, v) in self.engine.extracted_facts() {
                 if let Some(f) = line_facts.iter_mut().find(|(n, _)| *n == name) {
@@ -625,4 +624,26 @@ pub fn compact_text(
         s.finish(exit_code, fin)
     };
     (plan, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_counters_are_reported_beside_a_structured_reducer() {
+        let argv: Vec<String> = vec!["docker".into(), "ps".into()];
+        let req = Request {
+            tool_name: "exec",
+            command: Some("docker ps"),
+            argv: Some(&argv),
+            ..Request::default()
+        };
+        let text = "CONTAINER ID   IMAGE     STATUS\n\
+                    4f2a9c1d8e7b   api       Up 2 hours\n\
+                    9b8e7d6c5a43   worker    Exited (1) 3 minutes ago\n";
+        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
+        assert_eq!(r.classification.matched_reducer, "devops/docker-ps");
+        assert_eq!(r.facts.get("container"), Some(&serde_json::Value::from(2)));
+    }
 }
