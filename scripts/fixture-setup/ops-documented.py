@@ -731,7 +731,7 @@ for mod, adds in (("vpc", 0), ("db", 1), ("api", 2)):
 fx("devops/terragrunt", "run-all-plan", "terragrunt run-all plan", "\n".join(tg) + "\n", 0,
    doc("terragrunt is not installable here from the allowed registries (log format of terragrunt 0.67+)"),
    ["[live/prod/api] terraform: Plan: 2 to add, 0 to change, 0 to destroy.", "aws_security_group_rule.db_ingress will be created",
-    "[live/prod/vpc] terraform: No changes.", "3 to add"],
+    "[live/prod/vpc] terraform: No changes.", "3 planned additions"],
    ["Refreshing state"])
 
 # ---------------------------------------------------------------- observability: htop

@@ -67,6 +67,29 @@ impl Structured for GhJson {
         }
         let mut lines = Vec::new();
         let n = records.len();
+        let record_like = |r: &Value| {
+            ["number", "title", "name", "login", "databaseId"]
+                .iter()
+                .any(|k| r.get(k).is_some())
+        };
+        if n == 1 && !record_like(&records[0]) {
+            // one API object (`gh api …`): a line per top-level key
+            if let Some(o) = records[0].as_object() {
+                for (k, v) in o {
+                    let s =
+                        scalar(v).unwrap_or_else(|| serde_json::to_string(v).unwrap_or_default());
+                    lines.push(format!("{k}: {}", clip_line(&s, 400)));
+                }
+            }
+            return Some(StructuredOutput {
+                name: "gh-json",
+                lines,
+                facts: Vec::new(),
+                omitted: 0,
+                filtered: 0,
+                facts_line: false,
+            });
+        }
         for r in records.iter().take(MAX_RECORDS) {
             lines.push(clip_line(&render_record(r), 1500).into_owned());
         }
@@ -324,7 +347,9 @@ impl Structured for GhRunLog {
         let key = (job.to_string(), step.to_string());
         if self.step.as_ref() != Some(&key) {
             self.end_step();
-            self.steps.push((format!("{job} / {step}"), false));
+            if self.steps.len() < 2000 {
+                self.steps.push((format!("{job} / {step}"), false));
+            }
             self.step = Some(key);
             self.step_header_done = false;
         }
@@ -454,8 +479,11 @@ impl Structured for GhPrChecks {
                         .map(|c| c.trim())
                         .filter(|c| !c.is_empty() && *c != "0")
                         .collect();
-                    self.bad
-                        .push(format!("{status}  {name}  {}", rest.join("  ")).trim_end().to_string());
+                    self.bad.push(
+                        format!("{status}  {name}  {}", rest.join("  "))
+                            .trim_end()
+                            .to_string(),
+                    );
                 }
             }
             return;
@@ -498,13 +526,8 @@ impl Structured for GhPrChecks {
         let mut lines = self.head;
         lines.extend(self.bad);
         let list = |label: &str, v: &[String]| -> Option<String> {
-            (!v.is_empty()).then(|| {
-                format!(
-                    "{label} ({}): {}",
-                    v.len(),
-                    clip_line(&v.join(", "), 3000)
-                )
-            })
+            (!v.is_empty())
+                .then(|| format!("{label} ({}): {}", v.len(), clip_line(&v.join(", "), 3000)))
         };
         lines.extend(list("passed", &self.passed));
         lines.extend(list("skipped", &self.skipped));
@@ -553,11 +576,22 @@ mod tests {
         let out = run::<GhJson>(jl).unwrap();
         assert_eq!(out.lines, vec!["#1 a", "#2 b extra=true"]);
         assert!(run::<GhJson>("no json here").is_none());
+        let api = r#"{"full_name":"o/r","private":false,"owner":{"login":"o","id":1}}"#;
+        let out = run::<GhJson>(api).unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "full_name: o/r",
+                "private: false",
+                "owner: {\"login\":\"o\",\"id\":1}"
+            ]
+        );
     }
 
     #[test]
     fn run_log_keeps_failing_step() {
-        let text = "build\tSet up job\t2026-05-01T10:00:00.1000000Z Current runner version: '2.316.0'
+        let text =
+            "build\tSet up job\t2026-05-01T10:00:00.1000000Z Current runner version: '2.316.0'
 build\tSet up job\t2026-05-01T10:00:00.2000000Z Operating System
 build\tRun npm test\t2026-05-01T10:01:00.0000000Z ##[group]Run npm test
 build\tRun npm test\t2026-05-01T10:01:00.0000000Z npm test

@@ -155,9 +155,18 @@ mod tests {
         let out = s.finish(0).unwrap();
         let t = out.lines.join("\n");
         assert!(t.starts_with("sessionKey: agent:a:main"), "{t}");
-        assert!(t.contains("- role: assistant, timestamp: 5\n  Done."), "{t}");
-        assert!(t.contains("provenance: {kind: inter_session, sourceTool: sessions_send}"), "{t}");
-        assert!(!t.contains("hmm") && !t.contains("m-1") && !t.contains("x1"), "{t}");
+        assert!(
+            t.contains("- role: assistant, timestamp: 5\n  Done."),
+            "{t}"
+        );
+        assert!(
+            t.contains("provenance: {kind: inter_session, sourceTool: sessions_send}"),
+            "{t}"
+        );
+        assert!(
+            !t.contains("hmm") && !t.contains("m-1") && !t.contains("x1"),
+            "{t}"
+        );
         assert_eq!(out.filtered, 3);
     }
 

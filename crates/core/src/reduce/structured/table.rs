@@ -106,15 +106,21 @@ fn is_border(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty()
         && t.chars().all(|c| {
-            matches!(c, '─' | '━' | '═' | '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼')
-                || matches!(c, '╔' | '╗' | '╚' | '╝' | '╠' | '╣' | '╦' | '╩' | '╬' | '+' | '-' | ' ')
+            matches!(
+                c,
+                '─' | '━' | '═' | '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼'
+            ) || matches!(
+                c,
+                '╔' | '╗' | '╚' | '╝' | '╠' | '╣' | '╦' | '╩' | '╬' | '+' | '-' | ' '
+            )
         })
 }
 
-/// A header: at least two words, each starting with an upper-case letter or a symbol.
+/// A header: at least two words, each starting with an upper-case letter or a symbol,
+/// with a column gap (two spaces or a tab) somewhere, so a capitalized sentence is not one.
 fn looks_like_header(line: &str) -> bool {
     let t = line.trim();
-    if t.is_empty() || line.starts_with("    ") && !line.trim_start().starts_with("PID") {
+    if t.is_empty() || !(t.contains("  ") || t.contains('\t')) {
         return false;
     }
     let words: Vec<&str> = t.split_whitespace().collect();
@@ -125,12 +131,8 @@ fn looks_like_header(line: &str) -> bool {
     for w in &words {
         match w.chars().find(|c| c.is_alphabetic()) {
             Some(c) if c.is_lowercase() => return false,
-            Some(_) => {
-                if w.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
-                    lettered += 1;
-                }
-            }
-            None => {}
+            Some(_) if w.chars().filter(|c| c.is_alphabetic()).count() >= 2 => lettered += 1,
+            _ => {}
         }
     }
     lettered >= 2
@@ -229,7 +231,9 @@ fn aligned_grid(body: &[&str]) -> Option<Grid> {
         }
         if i > 0 {
             let all_empty = chars[1..].iter().all(|l| cell(l, s, next).is_empty());
-            let one_space = s >= 2 && chars[0].get(s - 1) == Some(&' ') && chars[0].get(s - 2).is_some_and(|c| *c != ' ');
+            let one_space = s >= 2
+                && chars[0].get(s - 1) == Some(&' ')
+                && chars[0].get(s - 2).is_some_and(|c| *c != ' ');
             if all_empty && one_space {
                 continue;
             }
@@ -376,7 +380,8 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
             out.omitted += cut as u64;
         }
         if visible(i) {
-            out.lines.push(fmt(cols.iter().map(|&c| clip(&r[c])).collect()));
+            out.lines
+                .push(fmt(cols.iter().map(|&c| clip(&r[c])).collect()));
         }
     }
     idle.summary(&grid, out);
@@ -465,8 +470,15 @@ worker-5c4b3a2-klmno     1/1     CrashLoopBackOff   0          3h
 ";
         let out = run(text).unwrap();
         let t = out.lines.join("\n");
-        assert!(t.contains("(same in all 3 rows: READY=1/1, RESTARTS=0)"), "{t}");
-        for want in ["api-7d9f8b6c5-abcde", "api-7d9f8b6c5-fghij", "worker-5c4b3a2-klmno  CrashLoopBackOff  3h"] {
+        assert!(
+            t.contains("(same in all 3 rows: READY=1/1, RESTARTS=0)"),
+            "{t}"
+        );
+        for want in [
+            "api-7d9f8b6c5-abcde",
+            "api-7d9f8b6c5-fghij",
+            "worker-5c4b3a2-klmno  CrashLoopBackOff  3h",
+        ] {
             assert!(t.contains(want), "{want} missing:\n{t}");
         }
     }
@@ -487,7 +499,10 @@ c       z2                  STOPPED
 ";
         let t = run(gc).unwrap().lines.join("\n");
         assert!(t.contains("PREEMPTIBLE=(empty)"), "{t}");
-        assert!(t.contains("c     z2    STOPPED") || t.contains("c  z2    STOPPED"), "{t}");
+        assert!(
+            t.contains("c     z2    STOPPED") || t.contains("c  z2    STOPPED"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -530,7 +545,10 @@ c       z2                  STOPPED
         let t = out.lines.join("\n");
         assert!(t.contains("    102 root      12.5 proc2"), "{t}");
         assert!(t.contains("    119 dana       0.0 proc19"), "{t}");
-        assert!(t.contains("20 more processes at 0.0% CPU (PID COMMAND): 120 proc20, 121 proc21"), "{t}");
+        assert!(
+            t.contains("20 more processes at 0.0% CPU (PID COMMAND): 120 proc20, 121 proc21"),
+            "{t}"
+        );
         assert!(t.ends_with("139 proc39"), "{t}");
         assert!(!t.contains("0.0 proc20"), "{t}");
     }
@@ -538,6 +556,10 @@ c       z2                  STOPPED
     #[test]
     fn not_a_table() {
         assert!(run("error: the server doesn't have a resource type \"podz\"\n").is_none());
-        assert!(run("Cannot connect to the Docker daemon at unix:///var/run/docker.sock.\n").is_none());
+        assert!(
+            run("Cannot connect to the Docker daemon at unix:///var/run/docker.sock.\n").is_none()
+        );
+        let prose = "Error: Unable To Connect\nretrying in 1s\nretrying in 2s\nretrying in 4s\n";
+        assert!(run(prose).is_none());
     }
 }

@@ -358,7 +358,10 @@ guarantee to take exactly these actions if you run "terraform apply" now.
 ╵
 ";
         let t = run(text, 1).unwrap().lines.join("\n");
-        assert!(t.starts_with("Error: Reference to undeclared resource"), "{t}");
+        assert!(
+            t.starts_with("Error: Reference to undeclared resource"),
+            "{t}"
+        );
         assert!(t.contains("on main.tf line 7"), "{t}");
         assert!(t.contains("has not been declared"), "{t}");
         assert!(!t.contains('│'));
