@@ -92,3 +92,4 @@ cap database/mongosh bad-uri -- mongosh --quiet "mongodb://127.0.0.1:notaport/sh
 #   pm2 start scripts/fixture-setup/ops-pm2-crash.js --name worker --max-restarts 3
 cap service/service status-all -- service --status-all
 cap service/pm2-logs bad-option -- pm2 logs --badopt
+cap devops/docker-pull no-daemon -- docker pull postgres:16-alpine

@@ -879,3 +879,42 @@ Group 2
     "on main.tf line 12", "terraform invocation failed in ./live/prod/db", "Module ./live/prod/api will have to return an error too",
     "Apply complete! Resources: 0 added, 0 changed, 0 destroyed."],
    ["Still modifying"])
+
+fx("devops/docker-pull", "postgres", "docker pull postgres:16-alpine",
+   """16-alpine: Pulling from library/postgres
+43c4264eed91: Already exists
+8f15c1d5e4a1: Pulling fs layer
+5d9b6e3f1a2c: Pulling fs layer
+0c4a7f4e9d1b: Pulling fs layer
+a7e2d0c1b3f4: Pulling fs layer
+5d9b6e3f1a2c: Waiting
+0c4a7f4e9d1b: Waiting
+a7e2d0c1b3f4: Waiting
+8f15c1d5e4a1: Downloading  1.049kB/1.049kB
+8f15c1d5e4a1: Verifying Checksum
+8f15c1d5e4a1: Download complete
+8f15c1d5e4a1: Extracting  1.049kB/1.049kB
+8f15c1d5e4a1: Pull complete
+5d9b6e3f1a2c: Downloading  12.58MB/104.2MB
+5d9b6e3f1a2c: Downloading  58.72MB/104.2MB
+5d9b6e3f1a2c: Downloading  104.2MB/104.2MB
+5d9b6e3f1a2c: Verifying Checksum
+5d9b6e3f1a2c: Download complete
+0c4a7f4e9d1b: Downloading  9.21kB/9.21kB
+0c4a7f4e9d1b: Download complete
+a7e2d0c1b3f4: Download complete
+5d9b6e3f1a2c: Extracting  32.77kB/104.2MB
+5d9b6e3f1a2c: Extracting  55.38MB/104.2MB
+5d9b6e3f1a2c: Extracting  104.2MB/104.2MB
+5d9b6e3f1a2c: Pull complete
+0c4a7f4e9d1b: Extracting  9.21kB/9.21kB
+0c4a7f4e9d1b: Pull complete
+a7e2d0c1b3f4: Extracting     162B/162B
+a7e2d0c1b3f4: Pull complete
+Digest: sha256:5f8e2b1c9a7d3e6f4b2a1c8d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f
+Status: Downloaded newer image for postgres:16-alpine
+docker.io/library/postgres:16-alpine
+""", 0, doc("there is no docker engine here; the client's no-daemon failure is real"),
+   ["16-alpine: Pulling from library/postgres", "Digest: sha256:5f8e2b1c9a7d3e6f4b2a1c8d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+    "Status: Downloaded newer image for postgres:16-alpine", "docker.io/library/postgres:16-alpine", "5 layer"],
+   ["Pulling fs layer", "Downloading"])
