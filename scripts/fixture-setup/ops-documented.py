@@ -918,3 +918,11 @@ docker.io/library/postgres:16-alpine
    ["16-alpine: Pulling from library/postgres", "Digest: sha256:5f8e2b1c9a7d3e6f4b2a1c8d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
     "Status: Downloaded newer image for postgres:16-alpine", "docker.io/library/postgres:16-alpine", "5 layer"],
    ["Pulling fs layer", "Downloading"])
+
+buckets = {"Buckets": [{"Name": f"shop-{n}", "CreationDate": f"2026-{m:02d}-0{d}T10:0{d}:00+00:00"}
+                       for n, m, d in (("exports", 11, 1), ("logs", 10, 2), ("assets", 9, 3), ("backups-eu", 8, 4),
+                                       ("backups-us", 8, 5), ("terraform-state", 3, 6), ("tmp-uploads", 11, 7))],
+           "Owner": {"DisplayName": "octo-org", "ID": "4f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a19"}}
+fx("cloud/aws", "list-buckets", "aws s3api list-buckets", json.dumps(buckets, indent=4) + "\n", 0,
+   doc("aws needs credentials; its no-credentials failure is real; default JSON output, 4-space indent"),
+   ["Buckets (7):", '{"Name":"shop-terraform-state","CreationDate":"2026-03-06T10:06:00+00:00"}', '"DisplayName":"octo-org"', "7 record"])

@@ -43,6 +43,7 @@ pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
 pub mod help;
+pub mod json_records;
 pub mod kubectl_describe;
 pub mod openclaw;
 pub mod table;
@@ -61,6 +62,7 @@ pub const NAMES: &[&str] = &[
     "gh-run-log",
     "gh-pr-checks",
     "openclaw-sessions",
+    "json-records",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -82,6 +84,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "gh-run-log" => Box::<gh::GhRunLog>::default(),
         "gh-pr-checks" => Box::<gh::GhPrChecks>::default(),
         "openclaw-sessions" => Box::<openclaw::SessionsHistory>::default(),
+        "json-records" => Box::<json_records::JsonRecords>::default(),
         _ => return None,
     })
 }

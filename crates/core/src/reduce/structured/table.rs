@@ -7,6 +7,7 @@
 //! kept as they are. Output with no recognizable table is left to the rule's line
 //! reduction (`None`).
 
+use super::json_records::JsonRecords;
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
@@ -33,6 +34,17 @@ impl Structured for Table {
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        // cloud CLIs print JSON as often as tables
+        let first = self.lines.iter().find(|l| !l.trim().is_empty());
+        if first.is_some_and(|l| l.starts_with('{') || l.starts_with('[')) && self.overflow == 0 {
+            let mut j = JsonRecords::default();
+            for l in &self.lines {
+                j.push_line(l);
+            }
+            if let Some(out) = j.render() {
+                return Some(out);
+            }
+        }
         let mut out = Render::default();
         let mut tables = 0;
         let blocks = split_blocks(&self.lines);
