@@ -926,3 +926,13 @@ buckets = {"Buckets": [{"Name": f"shop-{n}", "CreationDate": f"2026-{m:02d}-0{d}
 fx("cloud/aws", "list-buckets", "aws s3api list-buckets", json.dumps(buckets, indent=4) + "\n", 0,
    doc("aws needs credentials; its no-credentials failure is real; default JSON output, 4-space indent"),
    ["Buckets (7):", '{"Name":"shop-terraform-state","CreationDate":"2026-03-06T10:06:00+00:00"}', '"DisplayName":"octo-org"', "7 record"])
+
+prview = {"author": {"login": "dana"}, "body": "Cart totals were summed as floats and rounded per line.\n\nThis switches to integer cents and rounds once.\n\nFixes #402", "comments": [
+    {"author": {"login": "lee"}, "authorAssociation": "MEMBER", "body": "Does this change the API response?\nThe mobile app parses `total` as a string.", "createdAt": "2026-11-21T11:02:00Z", "id": "IC_1", "includesCreatedEdit": False, "isMinimized": False, "minimizedReason": "", "reactionGroups": [], "url": "https://github.com/octo-org/shop/pull/418#issuecomment-1", "viewerDidAuthor": False},
+    {"author": {"login": "dana"}, "authorAssociation": "MEMBER", "body": "No: the response still renders two decimals.", "createdAt": "2026-11-21T11:30:00Z", "id": "IC_2", "includesCreatedEdit": False, "isMinimized": False, "minimizedReason": "", "reactionGroups": [], "url": "https://github.com/octo-org/shop/pull/418#issuecomment-2", "viewerDidAuthor": True}],
+    "number": 418, "state": "OPEN", "title": "Fix cart total rounding", "url": "https://github.com/octo-org/shop/pull/418"}
+fx("cloud/gh", "pr-view-comments", "gh pr view 418 --json number,title,state,author,body,comments,url", json.dumps(prview) + "\n", 0,
+   doc("gh needs a GitHub login"),
+   ["#418 Fix cart total rounding [OPEN] (dana, 2 comments)", "comment by lee 2026-11-21:", "The mobile app parses `total` as a string.",
+    "No: the response still renders two decimals.", "body:", "This switches to integer cents and rounds once.", "Fixes #402"],
+   ['"authorAssociation"', "reactionGroups"])

@@ -75,11 +75,29 @@ impl Structured for GhJson {
         if n == 1 && !record_like(&records[0]) {
             // one API object (`gh api …`): a line per top-level key
             if let Some(o) = records[0].as_object() {
+                let mut omitted = 0;
                 for (k, v) in o {
-                    let s =
-                        scalar(v).unwrap_or_else(|| serde_json::to_string(v).unwrap_or_default());
-                    lines.push(format!("{k}: {}", clip_line(&s, 400)));
+                    match v {
+                        Value::String(t) if t.contains('\n') => {
+                            let mut block = Vec::new();
+                            push_text_block(k, t, &mut block, &mut omitted);
+                            lines.extend(block.into_iter().map(|l| l[2..].to_string()));
+                        }
+                        _ => {
+                            let s = scalar(v)
+                                .unwrap_or_else(|| serde_json::to_string(v).unwrap_or_default());
+                            lines.push(format!("{k}: {}", clip_line(&s, 400)));
+                        }
+                    }
                 }
+                return Some(StructuredOutput {
+                    name: "gh-json",
+                    lines,
+                    facts: Vec::new(),
+                    omitted,
+                    filtered: 0,
+                    facts_line: false,
+                });
             }
             return Some(StructuredOutput {
                 name: "gh-json",
@@ -90,12 +108,14 @@ impl Structured for GhJson {
                 facts_line: false,
             });
         }
-        for r in records.iter().take(MAX_RECORDS) {
-            lines.push(clip_line(&render_record(r), 1500).into_owned());
-        }
         let mut omitted = 0;
+        for r in records.iter().take(MAX_RECORDS) {
+            let (head, extra) = render_record(r, &mut omitted);
+            lines.push(clip_line(&head, 1500).into_owned());
+            lines.extend(extra);
+        }
         if n > MAX_RECORDS {
-            omitted = (n - MAX_RECORDS) as u64;
+            omitted += (n - MAX_RECORDS) as u64;
             lines.push(format!("... {omitted} more records omitted ..."));
         }
         Some(StructuredOutput {
@@ -106,6 +126,28 @@ impl Structured for GhJson {
             filtered: 0,
             facts_line: false,
         })
+    }
+}
+
+/// Most lines of one multi-line text field (a PR body, a comment) shown.
+const MAX_TEXT_LINES: usize = 60;
+
+/// `key:` and the text's lines indented below it, cut after [`MAX_TEXT_LINES`] with a count.
+fn push_text_block(label: &str, text: &str, out: &mut Vec<String>, omitted: &mut u64) {
+    out.push(format!("  {label}:"));
+    let lines: Vec<&str> = text.lines().collect();
+    for l in lines.iter().take(MAX_TEXT_LINES) {
+        let l = l.trim_end();
+        out.push(if l.is_empty() {
+            String::new()
+        } else {
+            format!("    {}", clip_line(l, 600))
+        });
+    }
+    if lines.len() > MAX_TEXT_LINES {
+        let n = lines.len() - MAX_TEXT_LINES;
+        *omitted += n as u64;
+        out.push(format!("    ... {n} more lines omitted ..."));
     }
 }
 
@@ -155,8 +197,11 @@ fn check_state(c: &Value) -> String {
     g("status").to_ascii_lowercase()
 }
 
-fn render_record(r: &Value) -> String {
+/// The record's one-line summary, and the multi-line texts (body, comments) below it.
+fn render_record(r: &Value, omitted: &mut u64) -> (String, Vec<String>) {
     let o = r.as_object().expect("checked objects");
+    let mut extra: Vec<String> = Vec::new();
+    let mut comments: Vec<String> = Vec::new();
     let mut parts: Vec<String> = Vec::new();
     let mut used: Vec<&str> = Vec::new();
     let take = |k: &'static str, used: &mut Vec<&str>| -> Option<&Value> {
@@ -197,6 +242,24 @@ fn render_record(r: &Value) -> String {
             v => v.as_u64().unwrap_or(0),
         };
         paren.push(format!("{n} comment{}", if n == 1 { "" } else { "s" }));
+        if let Value::Array(a) = c {
+            for cm in a {
+                if let Some(body) = cm.get("body").and_then(Value::as_str) {
+                    let who = cm.get("author").map(short).unwrap_or_default();
+                    let when = cm
+                        .get("createdAt")
+                        .and_then(Value::as_str)
+                        .map(date)
+                        .unwrap_or("");
+                    push_text_block(
+                        format!("comment by {who} {when}").trim_end(),
+                        body,
+                        &mut comments,
+                        omitted,
+                    );
+                }
+            }
+        }
     }
     for (k, label) in [
         ("createdAt", "created"),
@@ -246,6 +309,12 @@ fn render_record(r: &Value) -> String {
         if used.contains(&k.as_str()) {
             continue;
         }
+        if let Value::String(t) = v {
+            if t.contains('\n') {
+                push_text_block(k, t, &mut extra, omitted);
+                continue;
+            }
+        }
         let s = match v {
             Value::Array(a) if a.iter().all(|x| scalar(x).is_some() || x.is_object()) => {
                 format!("[{}]", a.iter().map(short).collect::<Vec<_>>().join(", "))
@@ -258,7 +327,8 @@ fn render_record(r: &Value) -> String {
     if let Some(u) = url {
         parts.push(u);
     }
-    parts.join(" ")
+    extra.append(&mut comments);
+    (parts.join(" "), extra)
 }
 
 // ---------------------------------------------------------------- gh-run-log
@@ -577,6 +647,20 @@ mod tests {
         assert_eq!(out.lines, vec!["#1 a", "#2 b extra=true"]);
         assert!(run::<GhJson>("no json here").is_none());
         let api = r#"{"full_name":"o/r","private":false,"owner":{"login":"o","id":1}}"#;
+        let view = "{\"number\":7,\"title\":\"t\",\"body\":\"line one\\nline two\",\"comments\":[{\"author\":{\"login\":\"ann\"},\"body\":\"LGTM\\nship it\"}]}";
+        let out = run::<GhJson>(view).unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "#7 t (1 comment)",
+                "  body:",
+                "    line one",
+                "    line two",
+                "  comment by ann:",
+                "    LGTM",
+                "    ship it"
+            ]
+        );
         let out = run::<GhJson>(api).unwrap();
         assert_eq!(
             out.lines,

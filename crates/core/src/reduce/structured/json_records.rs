@@ -2,7 +2,7 @@
 //! indentation goes and every record stays. A top-level array, or the arrays directly under
 //! a top-level object (`{"Buckets": […], "Owner": {…}}`), print one minified element per
 //! line under a `key (N):` heading; other values print as `key: value`. Very long records
-//! are clipped with a marker; past [`MAX_RECORDS`] per array the rest is counted.
+//! (over 20,000 characters) are clipped with a marker; past [`MAX_RECORDS`] per array the rest is counted.
 
 use serde_json::Value;
 
@@ -11,7 +11,7 @@ use crate::reduce::text::clip_line;
 
 const MAX_BYTES: usize = 8 << 20;
 const MAX_RECORDS: usize = 300;
-const MAX_RECORD_CHARS: usize = 1500;
+const MAX_RECORD_CHARS: usize = 20_000;
 
 #[derive(Default)]
 pub struct JsonRecords {
