@@ -9,7 +9,7 @@
 set -euo pipefail
 if [ "${1:-}" = "--stop" ]; then
   d=${2:-/tmp/ops-fx}
-  pg_ctl -D "$d/pg" stop -m fast || true
+  su postgres -c "pg_ctl -D $d/pg stop -m fast" || true
   redis-cli -p 56379 shutdown nosave || true
   [ -f "$d/maria.pid" ] && kill "$(cat "$d/maria.pid")" || true
   exit 0
