@@ -408,22 +408,27 @@ impl<'p> Session<'p> {
             )
         };
 
-        // facts: counters, then facts parsed from summary lines (which win by name)
-        if structured_out.is_none() {
-            for (name, v) in self.engine.counter_values() {
-                facts.push((name, v));
-            }
+        // facts: counters, then facts parsed from summary lines (which win by name);
+        // beside a structured reducer they are added under names it did not report.
+        {
+            let structured_names: Vec<String> = facts.iter().map(|(n, _)| n.clone()).collect();
+            let mut line_facts: Vec<(String, u64)> = self.engine.counter_values();
             for (name, v) in self.engine.extracted_facts() {
-                if let Some(f) = facts.iter_mut().find(|(n, _)| *n == name) {
+                if let Some(f) = line_facts.iter_mut().find(|(n, _)| *n == name) {
                     f.1 = v;
                 } else {
-                    facts.push((name, v));
+                    line_facts.push((name, v));
                 }
             }
-            if rule.id == FALLBACK_ID && (errors > 0 || warnings > 0) {
-                facts.push(("error line".into(), errors));
-                facts.push(("warning line".into(), warnings));
-            }
+            facts.extend(
+                line_facts
+                    .into_iter()
+                    .filter(|(n, _)| !structured_names.contains(n)),
+            );
+        }
+        if structured_out.is_none() && rule.id == FALLBACK_ID && (errors > 0 || warnings > 0) {
+            facts.push(("error line".into(), errors));
+            facts.push(("warning line".into(), warnings));
         }
 
         if body.omitted > 0 {
@@ -678,5 +683,22 @@ mod tests {
             "{}",
             r.inline_text
         );
+    }
+
+    #[test]
+    fn rule_counters_are_reported_beside_a_structured_reducer() {
+        let argv: Vec<String> = vec!["docker".into(), "ps".into()];
+        let req = Request {
+            tool_name: "exec",
+            command: Some("docker ps"),
+            argv: Some(&argv),
+            ..Request::default()
+        };
+        let text = "CONTAINER ID   IMAGE     STATUS\n\
+                    4f2a9c1d8e7b   api       Up 2 hours\n\
+                    9b8e7d6c5a43   worker    Exited (1) 3 minutes ago\n";
+        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
+        assert_eq!(r.classification.matched_reducer, "devops/docker-ps");
+        assert_eq!(r.facts.get("container"), Some(&serde_json::Value::from(2)));
     }
 }

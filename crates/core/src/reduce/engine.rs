@@ -495,8 +495,15 @@ impl<'r> LineEngine<'r> {
         Pending {
             line_no: self.line_no,
             // hashed only where repeat groups need it; runs compare shapes directly
+            // error/warning lines that differ in a path are different facts
             shape: if s.collapse_repeats && level > Level::None {
-                shape(line, s.fold)
+                shape(
+                    line,
+                    Fold {
+                        paths: false,
+                        ..s.fold
+                    },
+                )
             } else {
                 0
             },
@@ -601,5 +608,45 @@ impl<'r> LineEngine<'r> {
             .zip(&self.match_output_hits)
             .find(|(_, hit)| **hit)
             .map(|(mo, _)| mo.1.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::render::render_track;
+    use crate::rules::model::Rule;
+
+    fn engine_text(rule_json: &str, lines: &[&str]) -> Vec<String> {
+        let rule = Rule::from_json(rule_json).unwrap();
+        let rule = CompiledRule::compile(&rule).unwrap();
+        let mut e = LineEngine::new(&rule, EngineOptions::default());
+        for l in lines {
+            e.push_line(l);
+        }
+        render_track(&e.main, 50, 50, true).lines
+    }
+
+    #[test]
+    fn folding_paths_never_merges_distinct_errors() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "collapse": {"similar": true, "fold": ["numbers", "paths"], "repeats": true}}"#;
+        let out = engine_text(
+            rule,
+            &[
+                "GET /health 200 3ms",
+                "GET /api/cart 200 12ms",
+                "GET /api/orders 200 7ms",
+                "GET /health 200 4ms",
+                "error: cannot open /etc/app/a.conf",
+                "error: cannot open /etc/app/b.conf",
+                "GET /health 200 5ms",
+            ],
+        );
+        assert_eq!(out[0], "GET /health 200 3ms");
+        assert_eq!(out[1], "... 2 similar lines ...");
+        assert_eq!(out[2], "GET /health 200 4ms");
+        assert!(out.contains(&"error: cannot open /etc/app/a.conf".to_string()));
+        assert!(out.contains(&"error: cannot open /etc/app/b.conf".to_string()));
     }
 }

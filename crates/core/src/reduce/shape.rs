@@ -155,7 +155,7 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
         // The bytes just skipped are equal in both: back up to the start of the token
         // the difference is in, so a number or hash is judged whole.
         let mut k = 0;
-        while k < n && k < 64 && is_token_byte(a[i - k - 1]) {
+        while k < n && k < 256 && is_token_byte(a[i - k - 1], fold) {
             k += 1;
         }
         if k > 0 {
@@ -188,9 +188,14 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
     }
 }
 
+/// Bytes that can be inside a folded token (with path folding: anything but a space).
 #[inline]
-fn is_token_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'-' || c == b'.'
+fn is_token_byte(c: u8, fold: Fold) -> bool {
+    if fold.paths {
+        c != b' '
+    } else {
+        c.is_ascii_alphanumeric() || c == b'-' || c == b'.'
+    }
 }
 
 #[cfg(test)]

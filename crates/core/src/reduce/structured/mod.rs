@@ -41,6 +41,7 @@ pub trait Structured {
 pub mod apt;
 pub mod cargo;
 pub mod cargo_test;
+pub mod gh;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
@@ -48,12 +49,17 @@ pub mod go_test;
 pub mod help;
 pub mod http;
 pub mod js_test;
+pub mod json_records;
+pub mod kubectl_describe;
 pub mod listing;
 pub mod npm_ls;
+pub mod openclaw;
 pub mod pip;
 pub mod ps;
 pub mod pytest;
 pub mod search;
+pub mod table;
+pub mod terraform;
 pub mod test_common;
 pub mod xunit;
 
@@ -83,6 +89,14 @@ pub const NAMES: &[&str] = &[
     "search",
     "ps",
     "http",
+    "table",
+    "terraform",
+    "kubectl-describe",
+    "gh-json",
+    "gh-run-log",
+    "gh-pr-checks",
+    "openclaw-sessions",
+    "json-records",
 ];
 
 pub fn is_known(name: &str) -> bool {
@@ -118,6 +132,14 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "search" => Box::new(search::Search::new(norm)),
         "ps" => Box::<ps::Ps>::default(),
         "http" => Box::<http::Http>::default(),
+        "table" => Box::<table::Table>::default(),
+        "terraform" => Box::<terraform::Terraform>::default(),
+        "kubectl-describe" => Box::<kubectl_describe::KubectlDescribe>::default(),
+        "gh-json" => Box::<gh::GhJson>::default(),
+        "gh-run-log" => Box::<gh::GhRunLog>::default(),
+        "gh-pr-checks" => Box::<gh::GhPrChecks>::default(),
+        "openclaw-sessions" => Box::<openclaw::SessionsHistory>::default(),
+        "json-records" => Box::<json_records::JsonRecords>::default(),
         _ => return None,
     })
 }

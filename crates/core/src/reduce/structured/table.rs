@@ -1,0 +1,577 @@
+//! Column-aligned listings: `kubectl get`, `docker ps`/`images`, `docker compose ps`,
+//! gcloud/az/helm lists, `lsof`, `ss`, `netstat`, pm2's box tables, launchctl's tab lists.
+//!
+//! Every row is kept (up to [`MAX_ROWS`] per table, the rest counted). Columns whose value
+//! is the same in every row (three rows or more) are folded into one note line above the
+//! table; box-drawing borders go. Lines around the tables (warnings, titles, footers) are
+//! kept as they are. Output with no recognizable table is left to the rule's line
+//! reduction (`None`).
+
+use super::json_records::JsonRecords;
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+/// Lines stored; past this the rest is counted, not kept.
+const MAX_LINES: usize = 20_000;
+/// Rows shown per table; the rest are counted in a marker.
+const MAX_ROWS: usize = 400;
+/// Longest cell shown whole.
+const MAX_CELL: usize = 200;
+
+#[derive(Default)]
+pub struct Table {
+    lines: Vec<String>,
+    overflow: u64,
+}
+
+impl Structured for Table {
+    fn push(&mut self, line: &str) {
+        if self.lines.len() < MAX_LINES {
+            self.lines.push(line.to_string());
+        } else {
+            self.overflow += 1;
+        }
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        // cloud CLIs print JSON as often as tables
+        let first = self.lines.iter().find(|l| !l.trim().is_empty());
+        if first.is_some_and(|l| l.starts_with('{') || l.starts_with('[')) && self.overflow == 0 {
+            let mut j = JsonRecords::default();
+            for l in &self.lines {
+                j.push_line(l);
+            }
+            if let Some(out) = j.render() {
+                return Some(out);
+            }
+        }
+        let mut out = Render::default();
+        let mut tables = 0;
+        let blocks = split_blocks(&self.lines);
+        for (bi, block) in blocks.iter().enumerate() {
+            if bi > 0 {
+                out.lines.push(String::new());
+            }
+            if render_block(block, &mut out) {
+                tables += 1;
+            }
+        }
+        if tables == 0 {
+            return None;
+        }
+        while out.lines.last().is_some_and(String::is_empty) {
+            out.lines.pop();
+        }
+        while out.lines.first().is_some_and(String::is_empty) {
+            out.lines.remove(0);
+        }
+        if self.overflow > 0 {
+            out.lines.push(format!(
+                "... {} more lines not read (output too long) ...",
+                self.overflow
+            ));
+            out.omitted += self.overflow;
+        }
+        Some(StructuredOutput {
+            name: "table",
+            lines: out.lines,
+            facts: Vec::new(),
+            omitted: out.omitted,
+            filtered: out.filtered,
+            facts_line: false,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Render {
+    lines: Vec<String>,
+    omitted: u64,
+    filtered: u64,
+}
+
+/// Blocks of lines separated by blank lines; a title line directly above a new header
+/// (netstat's `Active UNIX domain sockets …`) also starts a block.
+fn split_blocks(lines: &[String]) -> Vec<Vec<&str>> {
+    let mut blocks: Vec<Vec<&str>> = vec![Vec::new()];
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim().is_empty() {
+            if blocks.last().is_some_and(|b| !b.is_empty()) {
+                blocks.push(Vec::new());
+            }
+            continue;
+        }
+        let cur = blocks.last().expect("never empty");
+        let starts_section = cur.len() >= 2
+            && l.starts_with("Active ")
+            && lines.get(i + 1).is_some_and(|n| looks_like_header(n));
+        if starts_section {
+            blocks.push(Vec::new());
+        }
+        blocks.last_mut().expect("never empty").push(l);
+    }
+    blocks.retain(|b| !b.is_empty());
+    blocks
+}
+
+fn is_border(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty()
+        && t.chars().all(|c| {
+            matches!(
+                c,
+                '─' | '━' | '═' | '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼'
+            ) || matches!(
+                c,
+                '╔' | '╗' | '╚' | '╝' | '╠' | '╣' | '╦' | '╩' | '╬' | '+' | '-' | ' '
+            )
+        })
+}
+
+/// A header: at least two words, each starting with an upper-case letter or a symbol,
+/// with a column gap (two spaces or a tab) somewhere, so a capitalized sentence is not one.
+fn looks_like_header(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() || !(t.contains("  ") || t.contains('\t')) {
+        return false;
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() < 2 {
+        return false;
+    }
+    let mut lettered = 0;
+    for w in &words {
+        match w.chars().find(|c| c.is_alphabetic()) {
+            Some(c) if c.is_lowercase() => return false,
+            Some(_) if w.chars().filter(|c| c.is_alphabetic()).count() >= 2 => lettered += 1,
+            _ => {}
+        }
+    }
+    lettered >= 2
+}
+
+/// Render one block. Returns true when it held a table.
+fn render_block(block: &[&str], out: &mut Render) -> bool {
+    // box-drawing table (pm2)
+    if block.iter().any(|l| l.trim_start().starts_with('│')) {
+        return render_box(block, out);
+    }
+    let Some(h) = block.iter().position(|l| looks_like_header(l)) else {
+        out.lines.extend(block.iter().map(|l| l.to_string()));
+        return false;
+    };
+    if h + 1 >= block.len() {
+        out.lines.extend(block.iter().map(|l| l.to_string()));
+        return false;
+    }
+    out.lines.extend(block[..h].iter().map(|l| l.to_string()));
+    let mut body: Vec<&str> = block[h..].to_vec();
+    // a dashes line under the header (az, psql-like): dropped
+    let mut dashes = false;
+    if body.len() > 1 && is_border(body[1]) {
+        body.remove(1);
+        dashes = true;
+        out.filtered += 1;
+    }
+    if body.len() < 2 {
+        out.lines.extend(block[h..].iter().map(|l| l.to_string()));
+        return false;
+    }
+    let grid = if body.iter().all(|l| l.contains('\t')) {
+        tab_grid(&body)
+    } else {
+        None
+    }
+    .or_else(|| aligned_grid(&body));
+    let Some(grid) = grid else {
+        out.lines.extend(block[h..].iter().map(|l| l.to_string()));
+        return false;
+    };
+    emit_grid(grid, &body, dashes || grid_is_tabbed(&body), out);
+    true
+}
+
+fn grid_is_tabbed(body: &[&str]) -> bool {
+    body.iter().all(|l| l.contains('\t'))
+}
+
+/// Header cells and row cells.
+struct Grid {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+fn tab_grid(body: &[&str]) -> Option<Grid> {
+    let split = |l: &str| -> Vec<String> { l.split('\t').map(|c| c.trim().to_string()).collect() };
+    let header = split(body[0]);
+    let rows: Vec<Vec<String>> = body[1..].iter().map(|l| split(l)).collect();
+    if header.len() < 2 || rows.iter().any(|r| r.len() != header.len()) {
+        return None;
+    }
+    Some(Grid { header, rows })
+}
+
+/// Columns from character positions that are blank in the header and every row.
+fn aligned_grid(body: &[&str]) -> Option<Grid> {
+    let chars: Vec<Vec<char>> = body.iter().map(|l| l.chars().collect()).collect();
+    let width = chars.iter().map(Vec::len).max()?;
+    let blank: Vec<bool> = (0..width)
+        .map(|p| chars.iter().all(|l| l.get(p).is_none_or(|c| *c == ' ')))
+        .collect();
+    let mut starts: Vec<usize> = (0..width)
+        .filter(|&p| !blank[p] && (p == 0 || blank[p - 1]))
+        .collect();
+    if starts.len() < 2 {
+        return None;
+    }
+    starts[0] = 0;
+    let cell = |l: &[char], a: usize, b: Option<usize>| -> String {
+        let end = b.unwrap_or(l.len()).min(l.len());
+        if a >= end {
+            return String::new();
+        }
+        l[a..end].iter().collect::<String>().trim().to_string()
+    };
+    // merge: columns without a header go to the previous column; a header word whose
+    // cells are all empty and that sits one space after the previous word is part of it
+    let mut cols: Vec<usize> = Vec::new();
+    for (i, &s) in starts.iter().enumerate() {
+        let next = starts.get(i + 1).copied();
+        let head = cell(&chars[0], s, next);
+        if i > 0 && head.is_empty() {
+            continue;
+        }
+        if i > 0 {
+            let all_empty = chars[1..].iter().all(|l| cell(l, s, next).is_empty());
+            let one_space = s >= 2
+                && chars[0].get(s - 1) == Some(&' ')
+                && chars[0].get(s - 2).is_some_and(|c| *c != ' ');
+            if all_empty && one_space {
+                continue;
+            }
+        }
+        cols.push(s);
+    }
+    if cols.len() < 2 {
+        return None;
+    }
+    let split = |l: &[char]| -> Vec<String> {
+        (0..cols.len())
+            .map(|i| cell(l, cols[i], cols.get(i + 1).copied()))
+            .collect()
+    };
+    let header = split(&chars[0]);
+    if header.iter().any(String::is_empty) {
+        return None;
+    }
+    let rows = chars[1..].iter().map(|l| split(l)).collect();
+    Some(Grid { header, rows })
+}
+
+fn render_box(block: &[&str], out: &mut Render) -> bool {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for l in block {
+        let t = l.trim();
+        if is_border(t) {
+            out.filtered += 1;
+            continue;
+        }
+        if !t.starts_with('│') {
+            continue;
+        }
+        let cells: Vec<String> = t
+            .trim_matches('│')
+            .split('│')
+            .map(|c| c.trim().to_string())
+            .collect();
+        rows.push(cells);
+    }
+    if rows.len() < 2 || rows.iter().any(|r| r.len() != rows[0].len()) {
+        out.lines.extend(block.iter().map(|l| l.to_string()));
+        return false;
+    }
+    let header = rows.remove(0);
+    // text lines outside the box (before it) are kept
+    for l in block {
+        let t = l.trim();
+        if !t.starts_with('│') && !is_border(t) {
+            out.lines.push(l.to_string());
+        }
+    }
+    emit_grid(Grid { header, rows }, &[], true, out);
+    true
+}
+
+/// Fold constant columns and print the grid. `realign` re-renders even when nothing
+/// was folded (tabs, boxes); otherwise unchanged tables keep their own layout.
+fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
+    let n = grid.rows.len();
+    let ncols = grid.header.len();
+    let mut keep = vec![true; ncols];
+    let mut notes: Vec<String> = Vec::new();
+    if n >= 3 {
+        for c in 1..ncols {
+            let first = &grid.rows[0][c];
+            if grid.rows.iter().all(|r| r[c] == *first) {
+                keep[c] = false;
+                if first.is_empty() {
+                    notes.push(format!("{}=(empty)", grid.header[c]));
+                } else {
+                    notes.push(format!("{}={first}", grid.header[c]));
+                }
+            }
+        }
+        // never fold every column but the first
+        if keep.iter().filter(|k| **k).count() < 2 {
+            keep = vec![true; ncols];
+            notes.clear();
+        }
+    }
+    // process tables (top, htop): idle processes past the first rows keep only PID and command
+    let idle = idle_processes(&grid);
+    let (shown, cut_from, cut) = if n > MAX_ROWS {
+        (MAX_ROWS, MAX_ROWS * 3 / 4, n - MAX_ROWS)
+    } else {
+        (n, n, 0)
+    };
+    let visible = |i: usize| (i < cut_from || i >= cut_from + cut) && !idle.rows[i];
+    if !notes.is_empty() {
+        out.lines
+            .push(format!("(same in all {n} rows: {})", notes.join(", ")));
+    }
+    if notes.is_empty() && !realign {
+        out.lines.push(original[0].to_string());
+        for (i, l) in original[1..].iter().enumerate() {
+            if i == cut_from && cut > 0 {
+                out.lines.push(format!("... {cut} rows omitted ..."));
+                out.omitted += cut as u64;
+            }
+            if visible(i) {
+                out.lines.push(clip_line(l, 2000).into_owned());
+            }
+        }
+        let _ = shown;
+        idle.summary(&grid, out);
+        return;
+    }
+    let cols: Vec<usize> = (0..ncols).filter(|&c| keep[c]).collect();
+    let clip = |s: &str| clip_line(s, MAX_CELL).into_owned();
+    let mut widths: Vec<usize> = cols
+        .iter()
+        .map(|&c| grid.header[c].chars().count())
+        .collect();
+    for (i, r) in grid.rows.iter().enumerate() {
+        if !visible(i) {
+            continue;
+        }
+        for (k, &c) in cols.iter().enumerate() {
+            widths[k] = widths[k].max(clip(&r[c]).chars().count().min(60));
+        }
+    }
+    let fmt = |cells: Vec<String>| -> String {
+        let mut s = String::new();
+        for (k, cell) in cells.iter().enumerate() {
+            if k > 0 {
+                s.push_str("  ");
+            }
+            s.push_str(cell);
+            if k + 1 < cells.len() {
+                let w = cell.chars().count();
+                for _ in w..widths[k] {
+                    s.push(' ');
+                }
+            }
+        }
+        s.trim_end().to_string()
+    };
+    out.lines
+        .push(fmt(cols.iter().map(|&c| grid.header[c].clone()).collect()));
+    for (i, r) in grid.rows.iter().enumerate() {
+        if i == cut_from && cut > 0 {
+            out.lines.push(format!("... {cut} rows omitted ..."));
+            out.omitted += cut as u64;
+        }
+        if visible(i) {
+            out.lines
+                .push(fmt(cols.iter().map(|&c| clip(&r[c])).collect()));
+        }
+    }
+    idle.summary(&grid, out);
+}
+
+/// Rows of a process table folded to `PID COMMAND`: those after the first
+/// [`BUSY_ROWS`] whose CPU share is zero.
+struct Idle {
+    rows: Vec<bool>,
+    pid: usize,
+    cmd: usize,
+    count: usize,
+}
+
+const BUSY_ROWS: usize = 20;
+const MIN_PROCESS_ROWS: usize = 30;
+
+fn idle_processes(grid: &Grid) -> Idle {
+    let n = grid.rows.len();
+    let find = |names: &[&str]| grid.header.iter().position(|h| names.contains(&h.as_str()));
+    let mut idle = Idle {
+        rows: vec![false; n],
+        pid: 0,
+        cmd: 0,
+        count: 0,
+    };
+    let (Some(cpu), Some(pid), Some(cmd)) = (
+        find(&["%CPU", "CPU%"]),
+        find(&["PID"]),
+        find(&["COMMAND", "Command", "CMD"]),
+    ) else {
+        return idle;
+    };
+    if n < MIN_PROCESS_ROWS {
+        return idle;
+    }
+    idle.pid = pid;
+    idle.cmd = cmd;
+    for (i, r) in grid.rows.iter().enumerate().skip(BUSY_ROWS) {
+        if r[cpu].parse::<f64>().is_ok_and(|v| v == 0.0) {
+            idle.rows[i] = true;
+            idle.count += 1;
+        }
+    }
+    idle
+}
+
+impl Idle {
+    fn summary(&self, grid: &Grid, out: &mut Render) {
+        if self.count == 0 {
+            return;
+        }
+        let list: Vec<String> = grid
+            .rows
+            .iter()
+            .zip(&self.rows)
+            .filter(|(_, idle)| **idle)
+            .map(|(r, _)| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
+            .collect();
+        out.lines.push(format!(
+            "{} more processes at 0.0% CPU (PID COMMAND): {}",
+            self.count,
+            list.join(", ")
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        let mut t = Box::new(Table::default());
+        for l in text.lines() {
+            t.push(l);
+        }
+        t.finish(0)
+    }
+
+    #[test]
+    fn folds_constant_columns_and_keeps_every_row() {
+        let text = "NAME                     READY   STATUS             RESTARTS   AGE
+api-7d9f8b6c5-abcde      1/1     Running            0          2d
+api-7d9f8b6c5-fghij      1/1     Running            0          2d
+worker-5c4b3a2-klmno     1/1     CrashLoopBackOff   0          3h
+";
+        let out = run(text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("(same in all 3 rows: READY=1/1, RESTARTS=0)"),
+            "{t}"
+        );
+        for want in [
+            "api-7d9f8b6c5-abcde",
+            "api-7d9f8b6c5-fghij",
+            "worker-5c4b3a2-klmno  CrashLoopBackOff  3h",
+        ] {
+            assert!(t.contains(want), "{want} missing:\n{t}");
+        }
+    }
+
+    #[test]
+    fn multi_word_headers_and_empty_columns() {
+        let text = "CONTAINER ID   IMAGE     COMMAND   STATUS
+abc123         api       \"node\"    Up 2 hours
+def456         db        \"pg\"      Exited (1) 3 minutes ago
+";
+        let out = run(text).unwrap();
+        assert_eq!(out.lines[0], "CONTAINER ID   IMAGE     COMMAND   STATUS");
+        assert_eq!(out.lines.len(), 3);
+        let gc = "NAME    ZONE   PREEMPTIBLE  STATUS
+a       z1                  RUNNING
+b       z1                  RUNNING
+c       z2                  STOPPED
+";
+        let t = run(gc).unwrap().lines.join("\n");
+        assert!(t.contains("PREEMPTIBLE=(empty)"), "{t}");
+        assert!(
+            t.contains("c     z2    STOPPED") || t.contains("c  z2    STOPPED"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn box_tables_lose_their_borders() {
+        let text = "┌────┬────────┬─────────┐
+│ id │ name   │ status  │
+├────┼────────┼─────────┤
+│ 0  │ api    │ online  │
+│ 1  │ worker │ errored │
+└────┴────────┴─────────┘
+";
+        let out = run(text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(!t.contains('│') && !t.contains('─'), "{t}");
+        assert!(t.contains("1   worker  errored"), "{t}");
+        assert_eq!(out.filtered, 3);
+    }
+
+    #[test]
+    fn many_rows_are_cut_with_a_count() {
+        let mut text = String::from("NAME     STATUS\n");
+        for i in 0..450 {
+            text.push_str(&format!("pod-{i:03}  Running\n"));
+        }
+        let out = run(&text).unwrap();
+        assert_eq!(out.omitted, 50);
+        assert!(out.lines.iter().any(|l| l == "... 50 rows omitted ..."));
+        assert!(out.lines.iter().any(|l| l.starts_with("pod-449")));
+    }
+
+    #[test]
+    fn idle_processes_keep_pid_and_command() {
+        let mut text = String::from("    PID USER      %CPU COMMAND\n");
+        for i in 0..40 {
+            let cpu = if i < 3 { "12.5" } else { " 0.0" };
+            let user = if i % 2 == 0 { "root" } else { "dana" };
+            text.push_str(&format!("{:>7} {user}      {cpu} proc{i}\n", 100 + i));
+        }
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("    102 root      12.5 proc2"), "{t}");
+        assert!(t.contains("    119 dana       0.0 proc19"), "{t}");
+        assert!(
+            t.contains("20 more processes at 0.0% CPU (PID COMMAND): 120 proc20, 121 proc21"),
+            "{t}"
+        );
+        assert!(t.ends_with("139 proc39"), "{t}");
+        assert!(!t.contains("0.0 proc20"), "{t}");
+    }
+
+    #[test]
+    fn not_a_table() {
+        assert!(run("error: the server doesn't have a resource type \"podz\"\n").is_none());
+        assert!(
+            run("Cannot connect to the Docker daemon at unix:///var/run/docker.sock.\n").is_none()
+        );
+        let prose = "Error: Unable To Connect\nretrying in 1s\nretrying in 2s\nretrying in 4s\n";
+        assert!(run(prose).is_none());
+    }
+}
