@@ -233,7 +233,7 @@ impl<'p> Session<'p> {
             self.raw_chunks += 1;
             if self.raw.bytes <= EXACT_TOKEN_BYTES {
                 self.raw.tokens += tokens::estimate_bytes(chunk);
-            } else if self.raw_chunks % 16 == 0 {
+            } else if self.raw_chunks.is_multiple_of(16) {
                 self.raw.tokens += 16 * tokens::estimate_bytes(chunk);
             }
             return;
@@ -267,7 +267,7 @@ impl<'p> Session<'p> {
         // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
             self.raw.tokens += tokens::estimate_bytes(bytes) + 1;
-        } else if self.raw.lines % 16 == 0 {
+        } else if self.raw.lines.is_multiple_of(16) {
             self.raw.tokens += 16 * (tokens::estimate_bytes(bytes) + 1);
         }
         let text = match std::str::from_utf8(bytes) {
