@@ -1,6 +1,7 @@
 //! tokenjuice: the smallest output that still holds every fact an AI coding agent needs.
 
 mod capture;
+mod child;
 mod hooks_cmd;
 mod reduce_cmd;
 mod rules_env;

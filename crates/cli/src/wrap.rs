@@ -10,28 +10,15 @@
 //! - Fail open: a panic or error inside tokenjuice prints the raw output, one warning
 //!   line on stderr, and still exits with the child's code.
 
-use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-use nix::sys::signal::{killpg, SigSet, Signal};
-use nix::unistd::Pid;
 
 use tokenjuice_core::compact::{plan, Finish, Mode, Plan, Request};
 
 use crate::capture::RawCapture;
 use crate::rules_env;
 use crate::{Format, OutputOpts};
-
-/// How long to keep reading after the child exited while a grandchild still holds the pipe.
-const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(500);
 
 pub struct WrapOpts {
     pub argv: Vec<String>,
@@ -77,7 +64,7 @@ pub fn run(opts: WrapOpts) -> i32 {
     let stream_raw =
         opts.out.format == Format::Text && plan.as_ref().is_none_or(|p| p.mode == Mode::Raw);
 
-    let child = match spawn(&opts.argv) {
+    let child = match crate::child::spawn(&opts.argv) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -88,7 +75,8 @@ pub fn run(opts: WrapOpts) -> i32 {
     };
     // The session borrows the plan; both live in this scope.
     let mut session = plan.as_ref().map(Plan::session);
-    let status = pump(child, &mut state, &mut session);
+    let stdout_handle = std::io::stdout();
+    let status = child.pump(|chunk| feed(chunk, &mut state, &mut session, &stdout_handle));
 
     let exit_code = match status.code() {
         Some(c) => c,
@@ -147,200 +135,6 @@ struct RunState {
     capture: RawCapture,
     broken: Option<String>,
     stream_raw: bool,
-}
-
-struct Child {
-    child: std::process::Child,
-    read: File,
-    own_group: bool,
-    signalled: Arc<AtomicBool>,
-}
-
-/// Start the child on one pipe for stdout+stderr, in its own process group, with
-/// termination signals forwarded to that group.
-fn spawn(argv: &[String]) -> Result<Child, i32> {
-    let (r, w) = match pipe_cloexec() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("tokenjuice: cannot create a pipe: {e}");
-            return Err(126);
-        }
-    };
-    let w2 = match w.try_clone() {
-        Ok(w2) => w2,
-        Err(e) => {
-            eprintln!("tokenjuice: cannot duplicate a pipe: {e}");
-            return Err(126);
-        }
-    };
-    // In an interactive terminal the child stays in our process group so it can use the
-    // terminal; otherwise it gets its own group so signals reach its whole tree.
-    let interactive = is_foreground_tty();
-    let mask = termination_signals();
-    let _ = mask.thread_block();
-
-    let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..])
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::from(w))
-        .stderr(Stdio::from(w2));
-    if !interactive {
-        cmd.process_group(0);
-    }
-    let parent = std::process::id() as i32;
-    // SAFETY: only async-signal-safe calls (sigprocmask, prctl, getppid) run between fork and exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            // We block termination signals to forward them; the command must not inherit that.
-            let _ = nix::sys::signal::sigprocmask(
-                nix::sys::signal::SigmaskHow::SIG_SETMASK,
-                Some(&SigSet::empty()),
-                None,
-            );
-            #[cfg(target_os = "linux")]
-            {
-                // If tokenjuice dies (even by SIGKILL), the command gets SIGTERM.
-                let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGTERM);
-                if nix::unistd::getppid().as_raw() != parent {
-                    return Err(std::io::Error::other(
-                        "tokenjuice exited before the command started",
-                    ));
-                }
-            }
-            let _ = parent;
-            Ok(())
-        });
-    }
-    let spawned = cmd.spawn();
-    drop(cmd); // closes our copies of the pipe's write end
-    let child = match spawned {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = mask.thread_unblock();
-            let name = &argv[0];
-            return Err(match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    eprintln!("tokenjuice: {name}: command not found");
-                    127
-                }
-                std::io::ErrorKind::PermissionDenied => {
-                    eprintln!("tokenjuice: {name}: permission denied (not executable)");
-                    126
-                }
-                _ => {
-                    eprintln!("tokenjuice: {name}: cannot run: {e}");
-                    126
-                }
-            });
-        }
-    };
-    let pid = child.id() as i32;
-    let signalled = Arc::new(AtomicBool::new(false));
-    let target = Arc::new(AtomicI32::new(pid));
-    {
-        let signalled = signalled.clone();
-        let target = target.clone();
-        std::thread::spawn(move || loop {
-            let Ok(sig) = mask.wait() else { return };
-            signalled.store(true, Ordering::SeqCst);
-            let pid = target.load(Ordering::SeqCst);
-            if interactive {
-                // the terminal already delivers SIGINT to the whole foreground group
-                if sig != Signal::SIGINT {
-                    let _ = nix::sys::signal::kill(Pid::from_raw(pid), sig);
-                }
-            } else {
-                let _ = killpg(Pid::from_raw(pid), sig);
-            }
-        });
-    }
-    Ok(Child {
-        child,
-        read: File::from(r),
-        own_group: !interactive,
-        signalled,
-    })
-}
-
-fn termination_signals() -> SigSet {
-    let mut s = SigSet::empty();
-    s.add(Signal::SIGINT);
-    s.add(Signal::SIGTERM);
-    s.add(Signal::SIGHUP);
-    s
-}
-
-fn is_foreground_tty() -> bool {
-    let stdin = std::io::stdin();
-    let fd = stdin.as_fd();
-    match nix::unistd::tcgetpgrp(fd) {
-        Ok(fg) => fg == nix::unistd::getpgrp(),
-        Err(_) => false,
-    }
-}
-
-fn pipe_cloexec() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let (r, w) = nix::unistd::pipe().map_err(std::io::Error::from)?;
-    for fd in [&r, &w] {
-        nix::fcntl::fcntl(
-            fd.as_raw_fd(),
-            nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
-        )
-        .map_err(std::io::Error::from)?;
-    }
-    Ok((r, w))
-}
-
-/// Read until EOF (or shortly after the child exits), feeding the session and capture.
-fn pump(
-    mut child: Child,
-    state: &mut RunState,
-    session: &mut Option<tokenjuice_core::compact::Session<'_>>,
-) -> ExitStatus {
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut status: Option<ExitStatus> = None;
-    let mut deadline: Option<Instant> = None;
-    let stdout = std::io::stdout();
-    loop {
-        let timeout = match deadline {
-            Some(d) => d.saturating_duration_since(Instant::now()),
-            None => Duration::from_millis(100),
-        };
-        let ms = u16::try_from(timeout.as_millis()).unwrap_or(u16::MAX);
-        let ready = {
-            let mut fds = [PollFd::new(child.read.as_fd(), PollFlags::POLLIN)];
-            poll(&mut fds, PollTimeout::from(ms)).unwrap_or(0) > 0
-        };
-        if ready {
-            match child.read.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => feed(&buf[..n], state, session, &stdout),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        if status.is_none() {
-            if let Ok(Some(s)) = child.child.try_wait() {
-                status = Some(s);
-                deadline = Some(Instant::now() + DRAIN_AFTER_EXIT);
-            }
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-    }
-    let status = match status {
-        Some(s) => s,
-        None => child
-            .child
-            .wait()
-            .unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)),
-    };
-    // After a forwarded termination signal, nothing of the command may be left running.
-    if child.signalled.load(Ordering::SeqCst) && child.own_group {
-        let _ = killpg(Pid::from_raw(child.child.id() as i32), Signal::SIGKILL);
-    }
-    status
 }
 
 fn feed(

@@ -1,0 +1,228 @@
+//! Running the wrapped command.
+//!
+//! - stdout and stderr of the command share one pipe, so their interleaving is exact;
+//!   stdin is inherited.
+//! - The command gets its own process group (unless it must share the terminal with us),
+//!   so a forwarded signal reaches everything it started.
+//! - SIGINT/SIGTERM/SIGHUP sent to tokenjuice are caught by a handler that writes the
+//!   signal number to a self-pipe; the read loop polls that pipe beside the output pipe
+//!   and forwards the signal to the command's group. No thread and no blocked signal
+//!   mask are needed, so the standard library can start the command with `posix_spawn`.
+//! - After the command exits, output still arriving from a background grandchild that
+//!   holds the pipe is read for a short while, then left: `wrap` never hangs on it.
+//!
+//! If tokenjuice itself is killed with SIGKILL (which cannot be caught), the command is
+//! not told; every catchable termination signal is forwarded.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+use nix::fcntl::{fcntl, FcntlArg, FdFlag, OFlag};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::signal::{killpg, sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+use nix::unistd::Pid;
+
+/// How long to keep reading after the command exited while a grandchild holds the pipe.
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(500);
+
+/// Write end of the signal self-pipe (-1 when not installed).
+static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+extern "C" fn on_signal(sig: nix::libc::c_int) {
+    let fd = SIGNAL_PIPE.load(Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: the fd stays open for the life of the process; write(2) is async-signal-safe.
+        let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+        let _ = nix::unistd::write(fd, &[sig as u8]);
+    }
+}
+
+/// A running command.
+pub struct Child {
+    child: std::process::Child,
+    output: File,
+    signals: File,
+    own_group: bool,
+    signalled: bool,
+}
+
+fn pipe_with(flags: OFlag) -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let (r, w) = nix::unistd::pipe().map_err(std::io::Error::from)?;
+    for fd in [&r, &w] {
+        fcntl(fd.as_raw_fd(), FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))
+            .map_err(std::io::Error::from)?;
+        if !flags.is_empty() {
+            fcntl(fd.as_raw_fd(), FcntlArg::F_SETFL(flags)).map_err(std::io::Error::from)?;
+        }
+    }
+    Ok((r, w))
+}
+
+/// Catch the termination signals into a self-pipe; returns its read end.
+fn install_signal_pipe() -> std::io::Result<File> {
+    let (r, w) = pipe_with(OFlag::O_NONBLOCK)?;
+    // The write end lives as long as the process: it is used from the signal handler.
+    let w = std::mem::ManuallyDrop::new(w);
+    SIGNAL_PIPE.store(w.as_raw_fd(), Ordering::SeqCst);
+    let action = SigAction::new(
+        SigHandler::Handler(on_signal),
+        SaFlags::SA_RESTART,
+        SigSet::empty(),
+    );
+    for sig in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+        // SAFETY: the handler only loads an atomic and calls write(2).
+        unsafe { sigaction(sig, &action) }.map_err(std::io::Error::from)?;
+    }
+    Ok(File::from(r))
+}
+
+fn is_foreground_tty() -> bool {
+    let stdin = std::io::stdin();
+    match nix::unistd::tcgetpgrp(stdin.as_fd()) {
+        Ok(fg) => fg == nix::unistd::getpgrp(),
+        Err(_) => false,
+    }
+}
+
+/// Start `argv`. On failure the one-line reason is printed and the shell-style exit
+/// code returned: 127 not found, 126 not executable or not startable.
+pub fn spawn(argv: &[String]) -> Result<Child, i32> {
+    let fail = |what: &str, e: std::io::Error| {
+        eprintln!("tokenjuice: {what}: {e}");
+        126
+    };
+    let signals = install_signal_pipe().map_err(|e| fail("cannot watch for signals", e))?;
+    let (r, w) = pipe_with(OFlag::empty()).map_err(|e| fail("cannot create a pipe", e))?;
+    let w2 = w
+        .try_clone()
+        .map_err(|e| fail("cannot duplicate a pipe", e))?;
+    // In an interactive terminal the command stays in our process group so it can use the
+    // terminal; otherwise it gets its own group so signals reach everything it starts.
+    let interactive = is_foreground_tty();
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::from(w))
+        .stderr(Stdio::from(w2));
+    if !interactive {
+        cmd.process_group(0);
+    }
+    let spawned = cmd.spawn();
+    drop(cmd); // closes our copies of the pipe's write end
+    let child = spawned.map_err(|e| {
+        let name = &argv[0];
+        match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                eprintln!("tokenjuice: {name}: command not found");
+                127
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                eprintln!("tokenjuice: {name}: permission denied (not executable)");
+                126
+            }
+            _ => {
+                eprintln!("tokenjuice: {name}: cannot run: {e}");
+                126
+            }
+        }
+    })?;
+    Ok(Child {
+        child,
+        // SAFETY: `r` is an open pipe read end we own.
+        output: unsafe { File::from_raw_fd(std::os::fd::IntoRawFd::into_raw_fd(r)) },
+        signals,
+        own_group: !interactive,
+        signalled: false,
+    })
+}
+
+impl Child {
+    fn forward(&mut self) {
+        let mut buf = [0u8; 16];
+        while let Ok(n) = self.signals.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            for &raw in &buf[..n] {
+                let Ok(sig) = Signal::try_from(i32::from(raw)) else {
+                    continue;
+                };
+                self.signalled = true;
+                let pid = Pid::from_raw(self.child.id() as i32);
+                if self.own_group {
+                    let _ = killpg(pid, sig);
+                } else if sig != Signal::SIGINT {
+                    // the terminal already delivers SIGINT to the whole foreground group
+                    let _ = nix::sys::signal::kill(pid, sig);
+                }
+            }
+        }
+    }
+
+    /// Read the command's output until it ends, handing each chunk to `on_chunk`;
+    /// returns the command's exit status.
+    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8])) -> ExitStatus {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut status: Option<ExitStatus> = None;
+        let mut deadline: Option<Instant> = None;
+        loop {
+            let timeout = match deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()),
+                None => Duration::from_millis(100),
+            };
+            let ms = u16::try_from(timeout.as_millis()).unwrap_or(u16::MAX);
+            let (out_ready, sig_ready) = {
+                let mut fds = [
+                    PollFd::new(self.output.as_fd(), PollFlags::POLLIN),
+                    PollFd::new(self.signals.as_fd(), PollFlags::POLLIN),
+                ];
+                match poll(&mut fds, PollTimeout::from(ms)) {
+                    Ok(n) if n > 0 => (
+                        fds[0].revents().is_some_and(|r| !r.is_empty()),
+                        fds[1].revents().is_some_and(|r| !r.is_empty()),
+                    ),
+                    _ => (false, false), // timeout or EINTR: look again below
+                }
+            };
+            if sig_ready {
+                self.forward();
+            }
+            if out_ready {
+                match self.output.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => on_chunk(&buf[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            if status.is_none() {
+                if let Ok(Some(s)) = self.child.try_wait() {
+                    status = Some(s);
+                    deadline = Some(Instant::now() + DRAIN_AFTER_EXIT);
+                }
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        let status = match status {
+            Some(s) => s,
+            None => self
+                .child
+                .wait()
+                .unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)),
+        };
+        // A signal that arrived while we were finishing still counts.
+        self.forward();
+        // After a forwarded termination signal, nothing of the command may be left running.
+        if self.signalled && self.own_group {
+            let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        }
+        status
+    }
+}
