@@ -102,10 +102,17 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
     } else {
         0.9
     };
-    let mode = if req.raw || (norm.exact_read && !forced) {
-        Mode::Raw
+    // A read of package-lock.json is summarized instead of passed through (virtual rule).
+    let (rule, mode) = if !req.raw && norm.exact_read && !forced && reads_package_lock(&norm) {
+        let mut r = fallback_rule();
+        r.id = PACKAGE_LOCK_ID.into();
+        r.family = "structured-summary".into();
+        r.reducer = Some("package-lock".into());
+        (r, Mode::Reduce)
+    } else if req.raw || (norm.exact_read && !forced) {
+        (rule, Mode::Raw)
     } else {
-        Mode::Reduce
+        (rule, Mode::Reduce)
     };
     Plan {
         norm,
@@ -120,6 +127,18 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
         warnings,
         forced,
     }
+}
+
+/// Virtual rules: produced in code, not in rule files (the original's ids).
+pub const PACKAGE_LOCK_ID: &str = "generic/package-lock-summary";
+pub const JSON_ID: &str = "generic/json";
+pub const ACTIONS_LOG_ID: &str = "generic/github-actions-log";
+
+fn reads_package_lock(norm: &Normalized) -> bool {
+    norm.argv
+        .iter()
+        .skip(1)
+        .any(|a| a == "package-lock.json" || a.ends_with("/package-lock.json"))
 }
 
 fn compile_ref(r: RuleRef<'_>) -> Result<CompiledRule, String> {
@@ -172,6 +191,8 @@ pub struct Session<'p> {
     prefix: Vec<u8>,
     prefix_complete: bool,
     raw_chunks: u64,
+    /// A virtual rule (id, family) chosen at the end from the whole output.
+    virtual_rule: Option<(&'static str, &'static str)>,
 }
 
 /// Extra facts the caller knows at the end.
@@ -208,6 +229,7 @@ impl Plan {
             prefix: Vec::new(),
             prefix_complete: true,
             raw_chunks: 0,
+            virtual_rule: None,
         }
     }
 
@@ -279,6 +301,37 @@ impl<'p> Session<'p> {
             let clean = self.engine.clean(&text);
             s.push(&clean);
         }
+    }
+
+    /// Whole-output formats recognized when no structured reducer took the output: one
+    /// JSON document and a GitHub Actions run log. Under the fallback they are reported as
+    /// the virtual rules `generic/json` and `generic/github-actions-log`.
+    fn whole_output_special(
+        &self,
+        exit_code: i32,
+    ) -> Option<(StructuredOutput, &'static str, &'static str)> {
+        let raw = self.raw_bytes()?;
+        let text = String::from_utf8_lossy(raw);
+        if let Some(v) = crate::reduce::json::parse_whole(&text) {
+            let (lines, cut) = crate::reduce::json::summarize(&v, "JSON output");
+            let out = StructuredOutput {
+                name: "json",
+                lines,
+                omitted: cut,
+                ..StructuredOutput::default()
+            };
+            return Some((out, JSON_ID, "structured-json"));
+        }
+        if text.contains("Process completed with exit code") {
+            let mut r: Box<dyn Structured> =
+                Box::<crate::reduce::structured::gh::GhRunLog>::default();
+            for line in text.lines() {
+                r.push(&self.engine.clean(line));
+            }
+            let out = r.finish(exit_code)?;
+            return Some((out, ACTIONS_LOG_ID, "ci-log"));
+        }
+        None
     }
 
     fn cleaned_raw(&self, raw: &[u8], exit_code: i32) -> String {
@@ -363,8 +416,16 @@ impl<'p> Session<'p> {
 
         let mut facts: Vec<(String, u64)> = Vec::new();
         let mut kinds: Vec<String> = Vec::new();
-        let structured_out: Option<StructuredOutput> =
+        let mut structured_out: Option<StructuredOutput> =
             self.structured.take().and_then(|s| s.finish(exit_code));
+        if structured_out.is_none() && !plan.no_omit {
+            if let Some((out, id, family)) = self.whole_output_special(exit_code) {
+                structured_out = Some(out);
+                if rule.id == FALLBACK_ID {
+                    self.virtual_rule = Some((id, family));
+                }
+            }
+        }
 
         let errors = self.engine.error_lines;
         let warnings = self.engine.warning_lines;
@@ -489,11 +550,17 @@ impl<'p> Session<'p> {
             if body.filtered > 0 {
                 parts.push(format!("{} noise", body.filtered));
             }
-            lines.push(format!(
-                "[tokenjuice: {} of {total} lines not shown ({}); {how}]",
-                left_out,
-                parts.join(", ")
-            ));
+            let json_summary = structured_out.as_ref().is_some_and(|so| so.name == "json");
+            lines.push(if json_summary {
+                // the cut is counted in JSON items and strings, not lines
+                format!("[tokenjuice: JSON shortened as noted above; {how}]")
+            } else {
+                format!(
+                    "[tokenjuice: {} of {total} lines not shown ({}); {how}]",
+                    left_out,
+                    parts.join(", ")
+                )
+            });
         }
         let mut text = lines.join("\n");
 
@@ -553,6 +620,10 @@ impl<'p> Session<'p> {
         _exit_code: i32,
     ) -> CompactResult {
         let plan = self.plan;
+        let (rule_id, family) = match self.virtual_rule {
+            Some((id, family)) => (id.to_string(), family.to_string()),
+            None => (plan.rule.id.clone(), plan.rule.family.clone()),
+        };
         let reduced_chars = text.chars().count() as u64;
         let reduced_tokens = if raw_mode {
             self.raw.tokens
@@ -572,8 +643,8 @@ impl<'p> Session<'p> {
             normalized_command: plan.norm.command.clone(),
             normalized_argv: plan.norm.argv.clone(),
             shell_body: plan.norm.shell_body.clone(),
-            matched_reducer: plan.rule.id.clone(),
-            family: plan.rule.family.clone(),
+            matched_reducer: rule_id.clone(),
+            family: family.clone(),
             rule_layer: plan.rule_layer.name().into(),
             reason: plan.reason.clone(),
             score: plan.score,
@@ -622,9 +693,9 @@ impl<'p> Session<'p> {
                 raw_lines: self.raw.lines,
             },
             classification: Classification {
-                family: plan.rule.family.clone(),
+                family,
                 confidence: plan.confidence,
-                matched_reducer: plan.rule.id.clone(),
+                matched_reducer: rule_id,
                 matched_via: plan.norm.via.as_str().into(),
             },
         }

@@ -2,6 +2,7 @@
 //! structured reducers and rendering.
 
 pub mod engine;
+pub mod json;
 pub mod render;
 pub mod shape;
 pub mod signal;

@@ -13,10 +13,6 @@ use serde_json::Value;
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
-/// Minified JSON up to this size is shown whole.
-const JSON_WHOLE: usize = 6_000;
-/// A cut JSON body aims at this size.
-const JSON_TARGET: usize = 6_000;
 const MAX_BODY_BYTES: usize = 1 << 20;
 const BODY_HEAD: usize = 100;
 const BODY_TAIL: usize = 30;
@@ -119,34 +115,9 @@ impl Http {
     fn render_body(&self) -> (Vec<String>, u64) {
         let text = self.body.join("\n");
         let trimmed = text.trim();
-        if self.body_cut == 0 && (trimmed.starts_with('{') || trimmed.starts_with('[')) {
-            if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
-                let whole = serde_json::to_string(&v).unwrap_or_default();
-                if whole.len() <= JSON_WHOLE {
-                    return (vec![whole], 0);
-                }
-                for k in [20usize, 10, 5, 3, 2, 1] {
-                    let mut cut = (0u64, 0u64);
-                    let small = shrink(&v, k, &mut cut);
-                    let s = serde_json::to_string(&small).unwrap_or_default();
-                    if s.len() <= JSON_TARGET || k == 1 {
-                        let strings = if cut.1 > 0 {
-                            format!("; {} strings over 200 chars clipped", cut.1)
-                        } else {
-                            String::new()
-                        };
-                        let note = format!(
-                            "[JSON body, {} chars minified: arrays cut to their first {k} items, {} items not shown{strings}]",
-                            whole.len(),
-                            cut.0
-                        );
-                        let cut = cut.0 + cut.1;
-                        return (
-                            vec![note, clip_line(&s, 4 * JSON_TARGET).into_owned()],
-                            cut.max(1),
-                        );
-                    }
-                }
+        if self.body_cut == 0 {
+            if let Some(v) = crate::reduce::json::parse_whole(trimmed) {
+                return crate::reduce::json::summarize(&v, "JSON body");
             }
         }
         let mut out = Vec::new();
@@ -180,32 +151,6 @@ impl Http {
             ));
         }
         (out, omitted)
-    }
-}
-
-/// A copy of `v` with arrays cut to their first `k` items (a marker string says how
-/// many went) and long strings clipped; `cut` counts (items, strings).
-fn shrink(v: &Value, k: usize, cut: &mut (u64, u64)) -> Value {
-    match v {
-        Value::Array(a) => {
-            let mut out: Vec<Value> = a.iter().take(k).map(|x| shrink(x, k, cut)).collect();
-            if a.len() > k {
-                let rest = (a.len() - k) as u64;
-                cut.0 += rest;
-                out.push(Value::String(format!("… +{rest} more items")));
-            }
-            Value::Array(out)
-        }
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .map(|(key, x)| (key.clone(), shrink(x, k, cut)))
-                .collect(),
-        ),
-        Value::String(s) if s.chars().count() > 200 => {
-            cut.1 += 1;
-            Value::String(clip_line(s, 200).into_owned())
-        }
-        _ => v.clone(),
     }
 }
 

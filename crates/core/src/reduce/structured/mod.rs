@@ -54,6 +54,7 @@ pub mod kubectl_describe;
 pub mod listing;
 pub mod npm_ls;
 pub mod openclaw;
+pub mod package_lock;
 pub mod pip;
 pub mod ps;
 pub mod pytest;
@@ -96,6 +97,7 @@ pub const NAMES: &[&str] = &[
     "gh-run-log",
     "gh-pr-checks",
     "openclaw-sessions",
+    "package-lock",
     "json-records",
 ];
 
@@ -139,6 +141,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "gh-run-log" => Box::<gh::GhRunLog>::default(),
         "gh-pr-checks" => Box::<gh::GhPrChecks>::default(),
         "openclaw-sessions" => Box::<openclaw::SessionsHistory>::default(),
+        "package-lock" => Box::<package_lock::PackageLock>::default(),
         "json-records" => Box::<json_records::JsonRecords>::default(),
         _ => return None,
     })
