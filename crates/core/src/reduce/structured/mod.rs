@@ -42,6 +42,7 @@ pub mod apt;
 pub mod cargo;
 pub mod cargo_test;
 pub mod gh;
+pub mod git_blame;
 pub mod git_diff;
 pub mod git_log;
 pub mod git_status;
@@ -69,6 +70,7 @@ pub const NAMES: &[&str] = &[
     "git-status",
     "git-diff",
     "git-log",
+    "git-blame",
     "help",
     "npm-ls",
     "pip",
@@ -112,6 +114,7 @@ pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
         "git-status" => Box::<git_status::GitStatus>::default(),
         "git-diff" => Box::<git_diff::GitDiff>::default(),
         "git-log" => Box::<git_log::GitLog>::default(),
+        "git-blame" => Box::<git_blame::GitBlame>::default(),
         "help" => Box::<help::Help>::default(),
         "npm-ls" => Box::<npm_ls::NpmLs>::default(),
         "pip" => Box::<pip::Pip>::default(),
