@@ -172,6 +172,8 @@ pub struct RawStats {
     pub lines: u64,
 }
 
+/// The estimate's weight of a line break.
+const NEWLINE_MILLI: u64 = tokens::WEIGHTS[5];
 /// Raw output up to this size has its tokens estimated line by line; beyond it, from a sample.
 const EXACT_TOKEN_BYTES: u64 = 4 << 20;
 /// A reduction that saves fewer tokens than this passes the output through instead.
@@ -191,6 +193,8 @@ pub struct Session<'p> {
     prefix: Vec<u8>,
     prefix_complete: bool,
     raw_chunks: u64,
+    /// Raw token estimate in milli-tokens (rounded once, at the end).
+    raw_milli: u64,
     /// A virtual rule (id, family) chosen at the end from the whole output.
     virtual_rule: Option<(&'static str, &'static str)>,
 }
@@ -229,6 +233,7 @@ impl Plan {
             prefix: Vec::new(),
             prefix_complete: true,
             raw_chunks: 0,
+            raw_milli: 0,
             virtual_rule: None,
         }
     }
@@ -254,9 +259,9 @@ impl<'p> Session<'p> {
         if self.plan.mode == Mode::Raw {
             self.raw_chunks += 1;
             if self.raw.bytes <= EXACT_TOKEN_BYTES {
-                self.raw.tokens += tokens::estimate_bytes(chunk);
+                self.raw_milli += tokens::estimate_milli(chunk);
             } else if self.raw_chunks.is_multiple_of(16) {
-                self.raw.tokens += 16 * tokens::estimate_bytes(chunk);
+                self.raw_milli += 16 * tokens::estimate_milli(chunk);
             }
             return;
         }
@@ -288,9 +293,9 @@ impl<'p> Session<'p> {
         self.raw.lines += 1;
         // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
-            self.raw.tokens += tokens::estimate_bytes(bytes) + 1;
+            self.raw_milli += tokens::estimate_milli(bytes) + NEWLINE_MILLI;
         } else if self.raw.lines.is_multiple_of(16) {
-            self.raw.tokens += 16 * (tokens::estimate_bytes(bytes) + 1);
+            self.raw_milli += 16 * (tokens::estimate_milli(bytes) + NEWLINE_MILLI);
         }
         let text = match std::str::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
@@ -362,7 +367,10 @@ impl<'p> Session<'p> {
     }
 
     pub fn raw_stats(&self) -> RawStats {
-        self.raw
+        RawStats {
+            tokens: tokens::from_milli(self.raw_milli),
+            ..self.raw
+        }
     }
 
     /// The raw bytes seen so far, when all of them are still held (≤ 1 MiB).
@@ -380,6 +388,7 @@ impl<'p> Session<'p> {
                 self.line(&line);
             }
         }
+        self.raw.tokens = tokens::from_milli(self.raw_milli);
         if self.plan.mode == Mode::Raw {
             self.raw.lines += self.prefix.iter().filter(|&&b| b == b'\n').count() as u64;
             let text = String::from_utf8_lossy(&self.prefix).into_owned();
@@ -542,21 +551,19 @@ impl<'p> Session<'p> {
             let how = fin
                 .recover_hint
                 .clone()
-                .unwrap_or_else(|| "rerun with --raw to see all".into());
-            let mut parts = Vec::new();
-            if body.omitted > 0 {
-                parts.push(format!("{} omitted", body.omitted));
-            }
-            if body.filtered > 0 {
-                parts.push(format!("{} noise", body.filtered));
-            }
+                .unwrap_or_else(|| "--raw shows all".into());
+            let parts = match (body.omitted, body.filtered) {
+                (0, _) => vec!["noise".to_string()],
+                (o, 0) => vec![format!("{o} cut")],
+                (o, f) => vec![format!("{o} cut"), format!("{f} noise")],
+            };
             let json_summary = structured_out.as_ref().is_some_and(|so| so.name == "json");
             lines.push(if json_summary {
                 // the cut is counted in JSON items and strings, not lines
                 format!("[tokenjuice: JSON shortened as noted above; {how}]")
             } else {
                 format!(
-                    "[tokenjuice: {} of {total} lines not shown ({}); {how}]",
+                    "[tokenjuice: {} of {total} lines hidden ({}); {how}]",
                     left_out,
                     parts.join(", ")
                 )
@@ -750,7 +757,7 @@ mod tests {
             r.inline_text
         );
         assert!(
-            r.inline_text.contains("6 of 6 lines not shown (6 noise)"),
+            r.inline_text.contains("6 of 6 lines hidden (noise)"),
             "{}",
             r.inline_text
         );
