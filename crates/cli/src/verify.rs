@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use tokenjuice_core::fixture;
 use tokenjuice_core::rules::builtin::{BUILTIN_FIXTURES, BUILTIN_RULES};
 use tokenjuice_core::rules::compiled::CompiledRule;
-use tokenjuice_core::rules::loader::{fixture_files, load_files, parse_rule, Problem};
+use tokenjuice_core::rules::loader::{fixture_files, load_files_checked, parse_rule, Problem};
 
 use crate::{rules_env, Format};
 
@@ -42,7 +42,7 @@ pub fn run(fixtures: bool, format: Format) -> i32 {
         }
     }
     let dirs = rules_env::dirs();
-    let files = load_files(&dirs);
+    let files = load_files_checked(&dirs);
     problems.extend(files.problems.iter().cloned());
     let rule_count = BUILTIN_RULES.len() + files.rules.len();
 

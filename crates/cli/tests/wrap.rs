@@ -425,3 +425,30 @@ fn exact_file_reads_come_back_byte_identical() {
         "fn f1() { println!(\"1\"); }\n"
     );
 }
+
+#[test]
+fn a_user_rule_with_a_bad_regex_that_wins_falls_back_with_one_warning() {
+    let sb = Sandbox::new();
+    sb.write(
+        "config/tokenjuice/rules/seq.json",
+        r#"{"id":"user/seq","family":"numbers","match":{"argv0":["seq"]},"filters":{"skipPatterns":["(unclosed"]}}"#,
+    );
+    let out = sb
+        .cmd()
+        .args(["wrap", "--format", "json", "--", "seq", "1", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["result"]["classification"]["matchedReducer"],
+        "generic/fallback"
+    );
+    assert_eq!(v["result"]["inlineText"], "1\n2\n3");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("user/seq") && err.contains("(unclosed"),
+        "{err}"
+    );
+}

@@ -149,10 +149,18 @@ fn walk_fixtures(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     }
 }
 
-/// Parse and check one rule's text.
+/// Parse and fully check one rule's text (regexes compiled).
 pub fn parse_rule(text: &str) -> Result<Rule, Vec<Diagnostic>> {
+    parse_rule_with(text, true)
+}
+
+fn parse_rule_with(text: &str, regexes: bool) -> Result<Rule, Vec<Diagnostic>> {
     let rule = Rule::from_json(text).map_err(|d| vec![d])?;
-    let problems = rule.check();
+    let problems = if regexes {
+        rule.check()
+    } else {
+        rule.check_structure()
+    };
     if problems.is_empty() {
         Ok(rule)
     } else {
@@ -160,8 +168,19 @@ pub fn parse_rule(text: &str) -> Result<Rule, Vec<Diagnostic>> {
     }
 }
 
-/// Load user and project rules. Broken files are skipped and reported, never fatal.
+/// Load user and project rules for a run. Broken files are skipped and reported, never
+/// fatal. Regexes are not compiled here (only the winning rule's are, when it is used);
+/// [`load_files_checked`] compiles them all, for `verify`.
 pub fn load_files(dirs: &RuleDirs) -> FileRules {
+    load(dirs, false)
+}
+
+/// [`load_files`] with every regex compiled and checked.
+pub fn load_files_checked(dirs: &RuleDirs) -> FileRules {
+    load(dirs, true)
+}
+
+fn load(dirs: &RuleDirs, regexes: bool) -> FileRules {
     let mut out = FileRules::default();
     let mut layers: Vec<(Layer, &PathBuf)> = Vec::new();
     if let Some(u) = &dirs.user {
@@ -186,7 +205,7 @@ pub fn load_files(dirs: &RuleDirs) -> FileRules {
                     continue;
                 }
             };
-            let rule = match parse_rule(&text) {
+            let rule = match parse_rule_with(&text, regexes) {
                 Ok(r) => r,
                 Err(diags) => {
                     for d in diags {

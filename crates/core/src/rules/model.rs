@@ -264,6 +264,16 @@ impl Rule {
 
     /// Semantic checks beyond the shape: ids, empty match, regexes, option values.
     pub fn check(&self) -> Vec<Diagnostic> {
+        self.check_with(true)
+    }
+
+    /// [`Rule::check`] without compiling the regexes: what a run does for every user and
+    /// project rule (only the winning rule's regexes are compiled; `verify` checks them all).
+    pub fn check_structure(&self) -> Vec<Diagnostic> {
+        self.check_with(false)
+    }
+
+    fn check_with(&self, regexes: bool) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         let mut add = |path: &str, message: String| {
             out.push(Diagnostic {
@@ -330,6 +340,9 @@ impl Rule {
         }
         let mut bad = Vec::new();
         let mut regex = |path: String, pattern: &str, flags: Option<&str>| {
+            if !regexes {
+                return;
+            }
             if let Err(e) = super::jsregex::JsRegex::new(pattern, flags.unwrap_or("")) {
                 bad.push(Diagnostic {
                     path,
