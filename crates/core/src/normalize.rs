@@ -478,6 +478,41 @@ fn pick_stage(stages: &[Vec<String>]) -> usize {
     }
 }
 
+/// Options of grep, rg, ag and git grep that take a value (the next word).
+pub const SEARCH_VALUE_OPTIONS: &[&str] = &[
+    "-e",
+    "-f",
+    "-m",
+    "-A",
+    "-B",
+    "-C",
+    "-g",
+    "-t",
+    "-T",
+    "--glob",
+    "--type",
+    "--type-not",
+    "--max-count",
+    "--regexp",
+    "--file",
+    "--context",
+    "--after-context",
+    "--before-context",
+    "-M",
+    "--max-columns",
+    "--color",
+    "--colors",
+    "-j",
+    "--threads",
+    "--include",
+    "--exclude",
+    "--exclude-dir",
+    "-d",
+    "-D",
+    "--max-depth",
+    "--encoding",
+];
+
 /// Non-option arguments of a command (after its first word).
 fn operands<'a>(argv: &'a [String], a0: &str) -> Vec<&'a str> {
     let mut out = Vec::new();
@@ -485,19 +520,7 @@ fn operands<'a>(argv: &'a [String], a0: &str) -> Vec<&'a str> {
     let takes_value: &[&str] = match a0 {
         "head" | "tail" => &["-n", "-c", "--lines", "--bytes"],
         "sed" => &["-e", "-f", "--expression", "--file", "-l"],
-        "grep" | "rg" => &[
-            "-e",
-            "-f",
-            "-m",
-            "-A",
-            "-B",
-            "-C",
-            "-g",
-            "-t",
-            "--glob",
-            "--type",
-            "--max-count",
-        ],
+        "grep" | "rg" => SEARCH_VALUE_OPTIONS,
         "jq" => &[
             "--arg",
             "--argjson",

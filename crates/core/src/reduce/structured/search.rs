@@ -71,40 +71,7 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
         .skip(if is_git { 2 } else { 1 })
         .map(String::as_str)
         .collect();
-    let takes_value = [
-        "-e",
-        "-f",
-        "-m",
-        "-A",
-        "-B",
-        "-C",
-        "-g",
-        "-t",
-        "-T",
-        "--glob",
-        "--type",
-        "--type-not",
-        "--max-count",
-        "--regexp",
-        "--file",
-        "--context",
-        "--after-context",
-        "--before-context",
-        "-M",
-        "--max-columns",
-        "--color",
-        "--colors",
-        "-j",
-        "--threads",
-        "--include",
-        "--exclude",
-        "--exclude-dir",
-        "-d",
-        "-D",
-        "--max-depth",
-        "--encoding",
-        "-E",
-    ];
+    let takes_value = crate::normalize::SEARCH_VALUE_OPTIONS;
     let mut pattern: Option<String> = None;
     let mut operands: Vec<&str> = Vec::new();
     let mut recursive = a0 == "rg" || is_git || a0 == "ag" || a0 == "ack";
