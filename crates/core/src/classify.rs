@@ -228,6 +228,14 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
             .or_else(|| crate::rules::builtin::find(FALLBACK_ID).map(RuleRef::Builtin))
             .expect("the built-in generic/fallback rule is embedded")
     };
+    if crate::normalize::inventory_runs_commands(&norm.argv) {
+        return Choice {
+            rule: fallback(),
+            score: 0.0,
+            reason: "an inventory command running other commands (find -exec, fd -x): its output is theirs, not a listing".into(),
+            others: Vec::new(),
+        };
+    }
     if norm.compound {
         return Choice {
             rule: fallback(),
@@ -332,6 +340,28 @@ pub fn by_id<'a>(id: &str, file_rules: &'a [FileRule]) -> Option<RuleRef<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inventory_commands_that_run_commands_are_not_listings() {
+        let n = |c: &str| crate::normalize::normalize(Some(c), None);
+        assert_eq!(
+            classify("exec", &n("find . -name '*.rs'"), &[]).rule.id(),
+            "filesystem/find"
+        );
+        assert_eq!(
+            classify("exec", &n("find . -name '*.rs' -exec wc -l {} +"), &[])
+                .rule
+                .id(),
+            FALLBACK_ID
+        );
+        assert_eq!(
+            classify("exec", &n("fd -e rs -x rustfmt --check"), &[])
+                .rule
+                .id(),
+            FALLBACK_ID
+        );
+        assert!(n("tree src").exact_read);
+    }
 
     #[test]
     fn word_edges() {

@@ -583,6 +583,8 @@ fn is_exact_read(stages: &[Vec<String>], idx: usize) -> bool {
     let ops = operands(argv, a0);
     match a0 {
         "cat" | "bat" | "batcat" | "nl" | "less" | "more" => !ops.iter().any(|o| looks_like_log(o)),
+        // a directory tree is an inventory the agent asked to see whole
+        "tree" => true,
         "jq" | "yq" | "gojq" | "jaq" => true,
         "head" | "tail" => {
             let follow = argv
@@ -633,6 +635,20 @@ fn describe(p: &shell::Pipeline) -> String {
         })
         .collect();
     parts.join(" | ")
+}
+
+/// An inventory command that runs other commands on what it finds (`find -exec`,
+/// `fd -x`): its output is those commands' output, not a listing.
+pub fn inventory_runs_commands(argv: &[String]) -> bool {
+    match argv.first().map(|a| basename(a)) {
+        Some("find") => argv
+            .iter()
+            .any(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")),
+        Some("fd" | "fdfind") => argv
+            .iter()
+            .any(|a| matches!(a.as_str(), "-x" | "--exec" | "-X" | "--exec-batch")),
+        _ => false,
+    }
 }
 
 /// The git subcommand: the first non-option word after git's own global options.
