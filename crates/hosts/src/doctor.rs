@@ -1,0 +1,863 @@
+//! `doctor`: proves an install works instead of guessing. For a hook host it reads the
+//! config, finds our entry, checks the launcher, runs the installed hook through the hooks
+//! engine with the sample payload the host would send, and runs the rewritten command to
+//! see it go through `wrap` and keep the exit code.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Map, Value};
+use tokenjuice_core::normalize::basename;
+use tokenjuice_core::shell::{self, quote};
+use tokenjuice_hooks::{
+    build_payload, run_handler, Decision as HookDecision, EngineOptions, EventKind, EventRequest,
+    Handler,
+};
+
+use crate::edit;
+use crate::env::{is_executable, Env};
+use crate::files;
+use crate::guidance;
+use crate::launcher::is_node_script;
+use crate::owned;
+use crate::paths::config_path;
+use crate::registry::{Answer, GuidanceSpec, HookSpec, Mechanism, Shape, Target};
+
+/// Health, worst last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Health {
+    Ok,
+    Disabled,
+    Warn,
+    Broken,
+}
+
+impl Health {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Health::Ok => "ok",
+            Health::Warn => "warn",
+            Health::Broken => "broken",
+            Health::Disabled => "disabled",
+        }
+    }
+}
+
+impl fmt::Display for Health {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something that is not right, and what to do about it.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub health: Health,
+    pub what: String,
+    pub fix: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Diagnosis {
+    pub host: &'static str,
+    pub mechanism: Mechanism,
+    pub path: Option<PathBuf>,
+    /// What was checked and found fine.
+    pub facts: Vec<String>,
+    pub problems: Vec<Problem>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnosis {
+    fn new(host: &'static str, mechanism: Mechanism) -> Diagnosis {
+        Diagnosis {
+            host,
+            mechanism,
+            path: None,
+            facts: Vec::new(),
+            problems: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn health(&self) -> Health {
+        self.problems
+            .iter()
+            .map(|p| p.health)
+            .max()
+            .unwrap_or(Health::Ok)
+    }
+
+    fn problem(&mut self, health: Health, what: impl Into<String>, fix: impl Into<String>) {
+        self.problems.push(Problem {
+            health,
+            what: what.into(),
+            fix: fix.into(),
+        });
+    }
+
+    fn fact(&mut self, s: impl Into<String>) {
+        self.facts.push(s.into());
+    }
+
+    /// The full report.
+    pub fn render(&self) -> String {
+        let mut out = format!("{} ({})\n", self.host, self.mechanism.as_str());
+        if let Some(p) = &self.path {
+            out.push_str(&format!("  config: {}\n", p.display()));
+        }
+        for f in &self.facts {
+            out.push_str(&format!("  ok: {f}\n"));
+        }
+        for p in &self.problems {
+            out.push_str(&format!("  {}: {}\n    fix: {}\n", p.health, p.what, p.fix));
+        }
+        for n in &self.notes {
+            out.push_str(&format!("  note: {n}\n"));
+        }
+        out.push_str(&format!("health: {}\n", self.health()));
+        out
+    }
+}
+
+pub fn diagnose(target: Target, env: &Env) -> Diagnosis {
+    match target {
+        Target::Hook(spec) => match spec.shape {
+            Shape::OwnedFile { template } => extension(spec, template, env),
+            _ => hook(spec, env),
+        },
+        Target::Guidance(spec) => guidance_doc(spec, env),
+    }
+}
+
+fn install_fix(id: &str) -> String {
+    format!("run `tokenjuice install {id}`")
+}
+
+fn hook(spec: &'static HookSpec, env: &Env) -> Diagnosis {
+    let mut d = Diagnosis::new(spec.id, spec.mechanism);
+    if let Some(n) = spec.note {
+        d.notes.push(n.to_string());
+    }
+    let path = match config_path(&spec.anchor, spec.file, env) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                e.to_string(),
+                "set HOME (or the host's config variable)",
+            );
+            return d;
+        }
+    };
+    d.path = Some(path.clone());
+    let windows = spec.windows_deny && env.is_windows();
+    let loaded = match files::load(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            d.problem(Health::Broken, e.to_string(), "make the file readable");
+            return d;
+        }
+    };
+    if loaded.text.is_none() {
+        if windows {
+            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
+        } else {
+            d.problem(
+                Health::Disabled,
+                format!(
+                    "{} does not exist, so no tokenjuice hook is installed",
+                    path.display()
+                ),
+                install_fix(spec.id),
+            );
+        }
+        return d;
+    }
+    let root = match files::parse_object(&loaded) {
+        Ok(r) => r,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                e.to_string(),
+                format!("repair the file, then {}", install_fix(spec.id)),
+            );
+            return d;
+        }
+    };
+    let found = edit::find(spec, &root);
+    if found.is_empty() {
+        if windows {
+            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
+        } else {
+            d.problem(
+                Health::Disabled,
+                "no tokenjuice entry in the file",
+                install_fix(spec.id),
+            );
+        }
+        return d;
+    }
+    if windows {
+        d.problem(
+            Health::Broken,
+            "native Windows: the installed hook denies every shell command and asks for WSL",
+            format!(
+                "run the agent inside WSL, or `tokenjuice uninstall {}`",
+                spec.id
+            ),
+        );
+        return d;
+    }
+    let legacy: Vec<&edit::Found> = found.iter().filter(|f| f.legacy).collect();
+    let current: Vec<&edit::Found> = found.iter().filter(|f| !f.legacy).collect();
+    if !legacy.is_empty() {
+        let locs: Vec<&str> = legacy.iter().map(|f| f.location.as_str()).collect();
+        let health = if current.is_empty() {
+            Health::Broken
+        } else {
+            Health::Warn
+        };
+        d.problem(
+            health,
+            format!(
+                "older tokenjuice entries (e.g. a PostToolUse compaction hook) at {}",
+                locs.join(", ")
+            ),
+            format!("{} (it migrates them in place)", install_fix(spec.id)),
+        );
+    }
+    let Some(entry) = current.first() else {
+        return d;
+    };
+    if current.len() > 1 {
+        d.problem(
+            Health::Warn,
+            format!(
+                "{} tokenjuice entries for {}; the host runs each one",
+                current.len(),
+                spec.event
+            ),
+            format!("{} (it keeps exactly one)", install_fix(spec.id)),
+        );
+    }
+    let command = entry.command(spec);
+    d.fact(format!("entry {}: {command}", entry.location));
+    if spec.shape == Shape::Flat && root.get("version").and_then(Value::as_i64) != Some(1) {
+        d.problem(
+            Health::Broken,
+            "the file has no `\"version\": 1`; the host ignores it",
+            install_fix(spec.id),
+        );
+    }
+    if let Some((key, _)) = spec.timeout {
+        if !entry.handler.contains_key(key) {
+            d.problem(
+                Health::Warn,
+                format!("the entry has no `{key}`; a hung hook would stall every shell command"),
+                install_fix(spec.id),
+            );
+        }
+    }
+    if !check_launchers(&mut d, spec, &command, env) {
+        return d;
+    }
+    host_specific(&mut d, spec, &path, entry, &root);
+    probe_hook(&mut d, spec, &command, env);
+    d
+}
+
+/// Checks every program the hook command names; false when one is missing.
+fn check_launchers(d: &mut Diagnosis, spec: &HookSpec, command: &str, env: &Env) -> bool {
+    let script = shell::parse(command);
+    let Some(shell::Command::Simple(simple)) = script
+        .items
+        .first()
+        .and_then(|i| i.pipeline.commands.first())
+    else {
+        d.problem(
+            Health::Broken,
+            format!("cannot read the hook command `{command}`"),
+            install_fix(spec.id),
+        );
+        return false;
+    };
+    let argv = simple.argv();
+    let mut programs: Vec<String> = Vec::new();
+    match argv.first() {
+        Some(a0) if matches!(basename(a0), "node" | "nodejs") => {
+            if env.which(a0).is_none() {
+                d.problem(
+                    Health::Broken,
+                    format!("`{a0}` is not on PATH, and the hook runs a .js launcher with it"),
+                    "install Node.js, or reinstall with a tokenjuice binary on PATH",
+                );
+                return false;
+            }
+            if let Some(script) = argv.get(1) {
+                programs.push(script.clone());
+            }
+        }
+        Some(a0) => programs.push(a0.clone()),
+        None => {}
+    }
+    if let Some(i) = argv.iter().position(|a| a == "--wrap-launcher") {
+        match argv.get(i + 1) {
+            Some(l) => programs.push(l.clone()),
+            None => d.problem(
+                Health::Broken,
+                "--wrap-launcher has no value",
+                install_fix(spec.id),
+            ),
+        }
+    } else if spec.mechanism == Mechanism::PreToolRewrite {
+        d.problem(
+            Health::Broken,
+            "the hook command has no --wrap-launcher, so it cannot rewrite anything",
+            install_fix(spec.id),
+        );
+    }
+    programs.dedup();
+    let mut all_ok = true;
+    for p in programs {
+        let path = Path::new(&p);
+        let ok = if is_node_script(&p) {
+            path.is_file()
+        } else if p.contains('/') {
+            is_executable(path)
+        } else {
+            env.which(&p).is_some()
+        };
+        if !ok {
+            all_ok = false;
+            d.problem(
+                Health::Broken,
+                format!("launcher `{p}` does not exist or is not executable"),
+                format!(
+                    "{}, or `tokenjuice install {} --local` to point at this build",
+                    install_fix(spec.id),
+                    spec.id
+                ),
+            );
+        } else if p.contains("/Cellar/") {
+            d.problem(Health::Warn, format!("launcher `{p}` is pinned to a Homebrew Cellar version; it breaks at the next upgrade"), format!("{} with the stable Homebrew path on PATH", install_fix(spec.id)));
+        } else {
+            d.fact(format!("launcher {p} is executable"));
+        }
+    }
+    all_ok
+}
+
+fn host_specific(
+    d: &mut Diagnosis,
+    spec: &HookSpec,
+    path: &Path,
+    entry: &edit::Found,
+    root: &Map<String, Value>,
+) {
+    match spec.id {
+        "codex" => codex_checks(d, path, entry),
+        "qwen-code" => {
+            if root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
+                d.problem(
+                    Health::Disabled,
+                    "`disableAllHooks` is true, so Qwen Code runs no hooks",
+                    "set \"disableAllHooks\": false in the settings file",
+                );
+            }
+        }
+        "claude-code" => {
+            if root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
+                d.problem(
+                    Health::Disabled,
+                    "`disableAllHooks` is true, so Claude Code runs no hooks",
+                    "set \"disableAllHooks\": false in the settings file",
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn codex_checks(d: &mut Diagnosis, hooks_json: &Path, entry: &edit::Found) {
+    let config = hooks_json.with_file_name("config.toml");
+    let Ok(text) = std::fs::read_to_string(&config) else {
+        d.problem(Health::Warn, format!("Codex has no trust record for the hook ({} does not exist); Codex skips an untrusted hook", config.display()), "start codex, open /hooks and trust the tokenjuice PreToolUse hook");
+        return;
+    };
+    let table: toml::Table = match text.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!(
+                    "{} is not valid TOML ({e}); Codex will not start",
+                    config.display()
+                ),
+                "repair config.toml",
+            );
+            return;
+        }
+    };
+    let features = table.get("features").and_then(toml::Value::as_table);
+    for key in ["hooks", "codex_hooks"] {
+        if features
+            .and_then(|f| f.get(key))
+            .and_then(toml::Value::as_bool)
+            == Some(false)
+        {
+            d.problem(
+                Health::Disabled,
+                format!(
+                    "[features] {key} = false in {}: Codex runs no hooks",
+                    config.display()
+                ),
+                format!("set `{key} = true` under [features] in config.toml (or remove the line)"),
+            );
+        }
+    }
+    let (g, h) = entry_indices(&entry.location);
+    let state = table
+        .get("hooks")
+        .and_then(toml::Value::as_table)
+        .and_then(|t| t.get("state"))
+        .and_then(toml::Value::as_table);
+    let suffix = format!(":pre_tool_use:{g}:{h}");
+    let trusted = state.is_some_and(|s| {
+        s.iter().any(|(k, v)| {
+            k.ends_with(&suffix)
+                && k.contains("hooks.json")
+                && v.get("trusted_hash")
+                    .and_then(toml::Value::as_str)
+                    .is_some()
+        })
+    });
+    if trusted {
+        d.fact("Codex holds a trust record for this entry (re-trust in /hooks after any reinstall that changed the command)");
+    } else {
+        d.problem(
+            Health::Warn,
+            "Codex has no trust record for this hook; Codex skips an untrusted hook",
+            "start codex, open /hooks and trust the tokenjuice PreToolUse hook",
+        );
+    }
+}
+
+fn entry_indices(location: &str) -> (usize, usize) {
+    let nums: Vec<usize> = location
+        .split('[')
+        .skip(1)
+        .filter_map(|s| s.split(']').next()?.parse().ok())
+        .collect();
+    (
+        nums.first().copied().unwrap_or(0),
+        nums.get(1).copied().unwrap_or(0),
+    )
+}
+
+/// The command doctor asks the hook to rewrite.
+pub const PROBE_MARKER: &str = "tokenjuice-doctor-probe";
+const PROBE_COMMAND: &str = "printf 'tokenjuice-doctor-probe\\n'; exit 3";
+
+fn probe_dir() -> Option<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("tokenjuice-doctor-")
+        .tempdir()
+        .ok()
+}
+
+fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str, env: &Env) {
+    let Some(dir) = probe_dir() else {
+        d.problem(
+            Health::Warn,
+            "could not create a temporary directory for the probe",
+            "check TMPDIR",
+        );
+        return;
+    };
+    let dialect = spec.dialect.dialect();
+    let (event, payload) = match sample_payload(spec, dir.path()) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!("cannot build the sample payload: {e}"),
+                "report this as a tokenjuice bug",
+            );
+            return;
+        }
+    };
+    let trace = run_handler(
+        dialect,
+        event,
+        &Handler::command(command),
+        &payload,
+        dir.path(),
+        &EngineOptions::default(),
+    );
+    if trace.timed_out || trace.exit_code != Some(0) {
+        let why = if trace.timed_out {
+            "timed out".to_string()
+        } else {
+            format!(
+                "exited with {:?}; stderr: {}",
+                trace.exit_code,
+                trace.stderr.trim()
+            )
+        };
+        d.problem(
+            Health::Broken,
+            format!("the hook failed on a sample payload: {why}"),
+            install_fix(spec.id),
+        );
+        return;
+    }
+    let Some(output) = trace.output.clone() else {
+        d.problem(
+            Health::Broken,
+            format!(
+                "the hook printed no JSON object for a sample payload (stdout: {:?})",
+                trace.stdout.trim()
+            ),
+            install_fix(spec.id),
+        );
+        return;
+    };
+    if spec.mechanism == Mechanism::PostToolReplace {
+        let replaced = output
+            .pointer("/modifiedResult/textResultForLlm")
+            .and_then(Value::as_str);
+        let sent = sample_post_text().len();
+        match replaced {
+            Some(t) if t.len() < sent => d.fact(format!(
+                "a sample {} payload was answered with a compacted result ({sent} → {} bytes)",
+                spec.event,
+                t.len()
+            )),
+            _ => d.problem(
+                Health::Broken,
+                format!("the hook did not replace a noisy sample result; it answered {output}"),
+                install_fix(spec.id),
+            ),
+        }
+        return;
+    }
+    // What the host would run: as the engine understood it where it knows the dialect.
+    let engine_rewrite = trace.effect.rewrite.as_ref().map(|r| r.input.clone());
+    let needs_allow = dialect.rewrite.requires_allow;
+    if needs_allow && engine_rewrite.is_some() && trace.effect.decision != Some(HookDecision::Allow)
+    {
+        d.problem(Health::Broken, "the host ignores the hook's rewrite: it applies one only with permissionDecision \"allow\"", install_fix(spec.id));
+        return;
+    }
+    let rewritten = rewritten_command(spec, &output, engine_rewrite.as_ref());
+    let Some(rewritten) = rewritten else {
+        d.problem(
+            Health::Broken,
+            format!("the hook did not rewrite a sample command; it answered {output}"),
+            format!(
+                "check that a shell is usable (SHELL, {}), then {}",
+                spec.shell_env,
+                install_fix(spec.id)
+            ),
+        );
+        return;
+    };
+    if !rewritten.contains(&format!(" wrap --source {} -- ", spec.id)) {
+        d.problem(
+            Health::Broken,
+            format!("the rewritten command does not run through tokenjuice wrap: {rewritten}"),
+            install_fix(spec.id),
+        );
+        return;
+    }
+    d.fact(format!("the hook, run through the hooks engine ({} dialect) on a sample {} payload, rewrote the command to: {rewritten}", dialect.id, spec.event));
+    let _ = env;
+    run_rewritten(d, spec, &rewritten, dir.path());
+}
+
+fn sample_post_text() -> String {
+    (1..=300)
+        .map(|i| format!("downloading chunk {i:03} of 300\n"))
+        .collect()
+}
+
+fn sample_payload(spec: &HookSpec, cwd: &Path) -> Result<(EventKind, Value), String> {
+    if spec.mechanism == Mechanism::PostToolReplace {
+        let text = sample_post_text();
+        let args = json!({"command": "./fetch-all.sh"}).to_string();
+        return Ok((
+            EventKind::PostToolUse,
+            json!({
+                "sessionId": "tokenjuice-doctor",
+                "timestamp": 0,
+                "cwd": cwd.to_string_lossy(),
+                "toolName": spec.tools[0],
+                "toolArgs": args,
+                "toolResult": {"resultType": "success", "textResultForLlm": text},
+            }),
+        ));
+    }
+    let mut input = Map::new();
+    input.insert("command".into(), PROBE_COMMAND.into());
+    input.insert("description".into(), "tokenjuice doctor probe".into());
+    if spec.answer == Answer::CodeBuddy {
+        input.insert("requires_approval".into(), false.into());
+    }
+    let mut fields = Map::new();
+    if spec.answer == Answer::Qwen {
+        fields.insert("permission_mode".into(), "yolo".into());
+    }
+    let req = EventRequest {
+        session_id: Some("tokenjuice-doctor".into()),
+        cwd: cwd.to_path_buf(),
+        tool_name: Some(spec.tools[0].to_string()),
+        tool_input: Some(Value::Object(input)),
+        fields,
+        ..Default::default()
+    };
+    let mut payload = build_payload(spec.dialect.dialect(), EventKind::PreToolUse, &req)
+        .map_err(|e| e.to_string())?;
+    if let Some(obj) = payload.as_object_mut() {
+        // Hosts without their own dialect send their own names.
+        obj.insert("hook_event_name".into(), spec.event.into());
+        obj.insert("tool_name".into(), spec.tools[0].into());
+    }
+    Ok((EventKind::PreToolUse, payload))
+}
+
+fn rewritten_command(
+    spec: &HookSpec,
+    output: &Value,
+    engine: Option<&Map<String, Value>>,
+) -> Option<String> {
+    if let Some(i) = engine {
+        if let Some(c) = i.get("command").and_then(Value::as_str) {
+            return Some(c.to_string());
+        }
+    }
+    let pointer = match spec.answer {
+        Answer::UpdatedInput | Answer::Codex | Answer::Qwen => {
+            "/hookSpecificOutput/updatedInput/command"
+        }
+        Answer::CodeBuddy => "/hookSpecificOutput/modifiedInput/command",
+        Answer::Cursor => "/updated_input/command",
+        Answer::Gemini => "/hookSpecificOutput/tool_input/command",
+        Answer::CopilotResult | Answer::None => return None,
+    };
+    output
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+fn run_rewritten(d: &mut Diagnosis, spec: &HookSpec, rewritten: &str, cwd: &Path) {
+    match Command::new("/bin/sh")
+        .arg("-c")
+        .arg(rewritten)
+        .current_dir(cwd)
+        .output()
+    {
+        Ok(out) => {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.code() == Some(3) && stdout.contains(PROBE_MARKER) {
+                d.fact("the rewritten command ran through tokenjuice wrap: output intact, exit code 3 kept");
+            } else {
+                d.problem(
+                    Health::Broken,
+                    format!(
+                        "the rewritten command did not behave: exit {:?}, output {:?}, stderr {:?}",
+                        out.status.code(),
+                        stdout.trim(),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                    format!("check the shell it names, then {}", install_fix(spec.id)),
+                );
+            }
+        }
+        Err(e) => d.problem(
+            Health::Broken,
+            format!("could not run the rewritten command: {e}"),
+            install_fix(spec.id),
+        ),
+    }
+}
+
+fn extension(spec: &'static HookSpec, template: &str, env: &Env) -> Diagnosis {
+    let mut d = Diagnosis::new(spec.id, spec.mechanism);
+    if let Some(n) = spec.note {
+        d.notes.push(n.to_string());
+    }
+    let path = match config_path(&spec.anchor, spec.file, env) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                e.to_string(),
+                "set HOME (or the host's config variable)",
+            );
+            return d;
+        }
+    };
+    d.path = Some(path.clone());
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            d.problem(
+                Health::Disabled,
+                format!("{} does not exist", path.display()),
+                install_fix(spec.id),
+            );
+            return d;
+        }
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!("cannot read {}: {e}", path.display()),
+                "make the file readable",
+            );
+            return d;
+        }
+    };
+    if !owned::is_ours(&text) {
+        d.problem(
+            Health::Disabled,
+            format!(
+                "{} exists but was not written by tokenjuice",
+                path.display()
+            ),
+            format!("move it aside, then {}", install_fix(spec.id)),
+        );
+        return d;
+    }
+    let Some(launcher) = owned::launcher_of(&text) else {
+        d.problem(
+            Health::Broken,
+            "the file names no launcher (it was edited)",
+            install_fix(spec.id),
+        );
+        return d;
+    };
+    let lpath = Path::new(&launcher);
+    let ok = if is_node_script(&launcher) {
+        lpath.is_file()
+    } else {
+        is_executable(lpath)
+    };
+    if !ok {
+        d.problem(
+            Health::Broken,
+            format!("launcher `{launcher}` does not exist or is not executable"),
+            format!(
+                "{}, or `tokenjuice install {} --local`",
+                install_fix(spec.id),
+                spec.id
+            ),
+        );
+        return d;
+    }
+    d.fact(format!("launcher {launcher} is executable"));
+    if text
+        != owned::render(
+            template,
+            spec.id,
+            &crate::launcher::Launcher::new(launcher.clone()),
+        )
+    {
+        d.problem(Health::Warn, "the file differs from what this tokenjuice writes (edited, or written by another version)", install_fix(spec.id));
+    } else {
+        d.fact("the file is exactly what this tokenjuice version writes");
+    }
+    let prefix = crate::launcher::prefix_for(&launcher);
+    match spec.id {
+        "pi" => probe_reduce_json(&mut d, &prefix),
+        _ => {
+            let Some(dir) = probe_dir() else { return d };
+            let rewritten =
+                crate::rewrite::wrap_command(&launcher, spec.id, "/bin/sh", PROBE_COMMAND);
+            run_rewritten(&mut d, spec, &rewritten, dir.path());
+        }
+    }
+    d
+}
+
+fn probe_reduce_json(d: &mut Diagnosis, prefix: &str) {
+    let text: String = (1..=200)
+        .map(|i| format!("downloading chunk {i:03} of 200\n"))
+        .collect();
+    let request = json!({"toolName": "bash", "command": "./fetch-all.sh", "combinedText": text, "exitCode": 0}).to_string();
+    let script = format!("printf '%s' {} | {prefix} reduce-json", quote(&request));
+    match Command::new("/bin/sh").arg("-c").arg(&script).output() {
+        Ok(out) if out.status.success() => {
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            match v.get("inlineText").and_then(Value::as_str) {
+                Some(t) if t.len() < text.len() => d.fact(format!("`reduce-json`, as the extension calls it, compacted a sample bash result ({} → {} bytes)", text.len(), t.len())),
+                _ => d.problem(Health::Broken, format!("`reduce-json` did not compact a sample result: {}", String::from_utf8_lossy(&out.stdout).trim()), "reinstall tokenjuice"),
+            }
+        }
+        Ok(out) => d.problem(
+            Health::Broken,
+            format!(
+                "`reduce-json` failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+            "reinstall tokenjuice",
+        ),
+        Err(e) => d.problem(
+            Health::Broken,
+            format!("could not run the launcher: {e}"),
+            "reinstall tokenjuice",
+        ),
+    }
+}
+
+fn guidance_doc(spec: &'static GuidanceSpec, env: &Env) -> Diagnosis {
+    let mut d = Diagnosis::new(spec.id, Mechanism::Guidance);
+    d.notes.push("guidance only: the model is asked to use `tokenjuice wrap`; nothing intercepts its commands".into());
+    let path = match config_path(&spec.anchor, spec.file, env) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(Health::Broken, e.to_string(), "set HOME");
+            return d;
+        }
+    };
+    d.path = Some(path.clone());
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!("cannot read {}: {e}", path.display()),
+                "make the file readable",
+            );
+            return d;
+        }
+    };
+    match guidance::state(spec, text.as_deref()) {
+        guidance::State::Absent => d.problem(
+            Health::Disabled,
+            "no tokenjuice guidance block",
+            install_fix(spec.id),
+        ),
+        guidance::State::Present { current: true } => {
+            d.fact("the guidance block is present and current")
+        }
+        guidance::State::Present { current: false } => d.problem(
+            Health::Warn,
+            "the guidance block differs from what this tokenjuice writes (edited or older)",
+            install_fix(spec.id),
+        ),
+        guidance::State::Damaged(why) => d.problem(
+            Health::Broken,
+            why,
+            format!(
+                "remove the partial tokenjuice block from {} by hand, then {}",
+                path.display(),
+                install_fix(spec.id)
+            ),
+        ),
+    }
+    d
+}
