@@ -252,9 +252,12 @@ pub fn install(
         }
     }
     // An existing current entry is replaced where it stands.
-    let current = find(spec, &root)
-        .into_iter()
-        .find(|f| !f.legacy || (f.event == spec.event && f.matcher.as_deref() == spec.matcher));
+    let current = find(spec, &root).into_iter().find(|f| {
+        // In a flat file the matcher is a field of the handler we overwrite anyway.
+        !f.legacy
+            || (f.event == spec.event
+                && (spec.shape == Shape::Flat || f.matcher.as_deref() == spec.matcher))
+    });
     let keep = current.as_ref().and_then(|f| indices(&f.location));
     let events = events_mut(spec, &mut root, path, true)?
         .ok_or_else(|| shape_error(path, "no events map".into()))?;
