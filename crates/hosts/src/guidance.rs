@@ -121,7 +121,8 @@ pub fn removed(text: &str) -> Result<Option<String>, String> {
     };
     let mut head = text[..b].to_string();
     let tail = &text[e..];
-    if tail.is_empty() && head.ends_with("\n\n") {
+    // The blank line install put before the block goes with it.
+    if head.ends_with("\n\n") && (tail.is_empty() || tail.starts_with('\n')) {
         head.pop();
     }
     let out = format!("{head}{tail}");
