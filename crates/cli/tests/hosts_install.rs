@@ -533,7 +533,8 @@ fn symlinked_settings_are_written_through_and_mode_is_kept() {
 
 #[test]
 fn config_dir_variables_are_honoured() {
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    type Vars = &'static [(&'static str, &'static str)];
+    let cases: &[(&str, Vars, &str)] = &[
         (
             "codebuddy",
             &[

@@ -356,27 +356,19 @@ fn host_specific(
     entry: &edit::Found,
     root: &Map<String, Value>,
 ) {
-    match spec.id {
-        "codex" => codex_checks(d, path, entry),
-        "qwen-code" => {
-            if root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
-                d.problem(
-                    Health::Disabled,
-                    "`disableAllHooks` is true, so Qwen Code runs no hooks",
-                    "set \"disableAllHooks\": false in the settings file",
-                );
-            }
-        }
-        "claude-code" => {
-            if root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
-                d.problem(
-                    Health::Disabled,
-                    "`disableAllHooks` is true, so Claude Code runs no hooks",
-                    "set \"disableAllHooks\": false in the settings file",
-                );
-            }
-        }
-        _ => {}
+    if spec.id == "codex" {
+        codex_checks(d, path, entry);
+    }
+    let honours_disable_all = matches!(spec.id, "qwen-code" | "claude-code");
+    if honours_disable_all && root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
+        d.problem(
+            Health::Disabled,
+            format!(
+                "`disableAllHooks` is true, so {} runs no hooks",
+                spec.display
+            ),
+            "set \"disableAllHooks\": false in the settings file",
+        );
     }
 }
 

@@ -214,7 +214,7 @@ fn remove_ours(
                 let this_h = hi;
                 hi += 1;
                 let kept = keep == Some((event.as_str(), this_g, this_h));
-                !(h.as_object().is_some_and(|h| is_ours(spec, h)) && !kept)
+                !h.as_object().is_some_and(|h| is_ours(spec, h)) || kept
             });
             if hs.len() < n {
                 removed += n - hs.len();
