@@ -153,6 +153,13 @@ const MAX_PAYLOAD: u64 = 64 << 20;
 pub fn entry(args: Vec<String>) -> i32 {
     let name = args.first().map(String::as_str).unwrap_or("");
     let Some(spec) = registry::by_entry_subcommand(name) else {
+        if let Some(host) = registry::retired_entry_host(name) {
+            // An older install still calls this; answer "no change" (a non-zero exit would
+            // reach the model as an error after every command) and say how to migrate.
+            eprintln!("tokenjuice: `{name}` is no longer used; run `tokenjuice install {}` to migrate this hook", host.id);
+            println!("{{}}");
+            return 0;
+        }
         eprintln!("error: unrecognized subcommand '{name}'\n\nUsage: tokenjuice <COMMAND>\n\nFor more information, try '--help'.");
         return 2;
     };
@@ -173,6 +180,7 @@ pub fn entry(args: Vec<String>) -> i32 {
     {
         Err(_) => tokenjuice_hosts::entry::no_change(spec),
         Ok(_) => catch_unwind(AssertUnwindSafe(|| {
+            crate::fault_injection("host-entry");
             if spec.mechanism == Mechanism::PostToolReplace {
                 let rules = rules_env::load_for_run();
                 tokenjuice_hosts::entry::post_tool_use(spec, &input, &rules.rules)

@@ -397,6 +397,42 @@ fn unknown_entry_subcommands_are_usage_errors() {
     assert!(stderr(&o).contains("unrecognized subcommand"));
 }
 
+#[test]
+fn retired_entrypoints_of_older_installs_answer_no_change() {
+    // An old PostToolUse hook still calling these must not put an error in front of the
+    // model after every command.
+    let w = World::new();
+    for sub in [
+        "codex-post-tool-use",
+        "claude-code-post-tool-use",
+        "codebuddy-post-tool-use",
+        "pi-pre-tool-use",
+    ] {
+        let o = w.run_stdin(
+            &[sub],
+            r#"{"tool_name":"Bash","tool_response":{"stdout":"x"}}"#,
+        );
+        assert_eq!(answer(&o), json!({}), "{sub}");
+        assert!(
+            stderr(&o).contains("tokenjuice install"),
+            "{sub}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_panic_inside_the_hook_fails_open() {
+    let mut w = World::new();
+    w.set("TOKENJUICE_DEBUG_PANIC", "host-entry");
+    for p in PRE {
+        let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
+        no_change(p, &a);
+    }
+    let o = w.run_stdin(&["copilot-cli-post-tool-use"], "{}");
+    assert_eq!(answer(&o), json!({}));
+}
+
 const NOISY: &str = "i=0; while [ $i -lt 300 ]; do echo \"downloading chunk $i of 300\"; i=$((i+1)); done; echo 'error: checksum mismatch in chunk 7' >&2; exit 7";
 
 fn assert_compacted(id: &str, out: &str, code: i32, home: &Path) {

@@ -157,7 +157,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         status_message: STATUS,
         timeout: Some(("timeout", 10)),
         named: false,
-        tools: &["Bash", "execute_command"],
+        tools: &["execute_command", "Bash"],
         answer: Answer::CodeBuddy,
         shell_env: "TOKENJUICE_CODEBUDDY_SHELL",
         shell_fallbacks: &["bash", "sh"],
@@ -547,6 +547,15 @@ pub fn find(name: &str) -> crate::error::Result<Target> {
         name: name.to_string(),
         known: known_ids(),
     })
+}
+
+/// A `<host>-pre-tool-use` / `<host>-post-tool-use` subcommand that an older tokenjuice
+/// installed and this one no longer serves (e.g. `codex-post-tool-use`): the host id.
+pub fn retired_entry_host(sub: &str) -> Option<&'static HookSpec> {
+    let id = sub
+        .strip_suffix("-pre-tool-use")
+        .or_else(|| sub.strip_suffix("-post-tool-use"))?;
+    HOOK_HOSTS.iter().find(|h| h.id == id)
 }
 
 /// The hook host whose entry subcommand is `sub` (`codebuddy-pre-tool-use`).
