@@ -684,3 +684,16 @@ fn unknown_hosts_are_named_with_the_known_list() {
         "{err}"
     );
 }
+
+#[test]
+fn the_files_indentation_is_kept() {
+    let w = World::new();
+    let path = w.home.join(".claude/settings.json");
+    w.write(&path, "{\n    \"theme\": \"dark\"\n}\n");
+    assert!(install(&w, "claude-code").status.success());
+    let text = w.read(&path);
+    assert!(
+        text.starts_with("{\n    \"theme\": \"dark\",\n    \"hooks\": {\n        \"PreToolUse\""),
+        "{text}"
+    );
+}

@@ -264,7 +264,7 @@ fn hook(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         return d;
     }
     host_specific(&mut d, spec, &path, entry, &root);
-    probe_hook(&mut d, spec, &command, env);
+    probe_hook(&mut d, spec, &command);
     d
 }
 
@@ -459,7 +459,7 @@ fn probe_dir() -> Option<tempfile::TempDir> {
         .ok()
 }
 
-fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str, env: &Env) {
+fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
     let Some(dir) = probe_dir() else {
         d.problem(
             Health::Warn,
@@ -565,7 +565,6 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str, env: &E
         return;
     }
     d.fact(format!("the hook, run through the hooks engine ({} dialect) on a sample {} payload, rewrote the command to: {rewritten}", dialect.id, spec.event));
-    let _ = env;
     run_rewritten(d, spec, &rewritten, dir.path());
 }
 

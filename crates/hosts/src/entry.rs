@@ -159,10 +159,9 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
         return None;
     }
     let obj = root.as_object()?;
-    let (result_key, result) = ["toolResult", "tool_result"]
+    let result = ["toolResult", "tool_result"]
         .iter()
-        .find_map(|k| obj.get(*k).and_then(Value::as_object).map(|r| (*k, r)))?;
-    let _ = result_key;
+        .find_map(|k| obj.get(*k).and_then(Value::as_object))?;
     let kind = ["resultType", "result_type"]
         .iter()
         .find_map(|k| result.get(*k).and_then(Value::as_str))?;

@@ -116,11 +116,35 @@ pub fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// Pretty JSON with a trailing newline.
+/// Pretty JSON with a trailing newline, indented with two spaces.
 pub fn render_json(obj: &Map<String, Value>) -> String {
-    let mut s = serde_json::to_string_pretty(obj).unwrap_or_else(|_| "{}".into());
+    render_json_like(obj, None)
+}
+
+/// Pretty JSON indented the way `original` was (tabs or N spaces; two spaces when it cannot
+/// tell), with a trailing newline.
+pub fn render_json_like(obj: &Map<String, Value>, original: Option<&str>) -> String {
+    use serde::Serialize;
+    let indent = original
+        .and_then(detect_indent)
+        .unwrap_or_else(|| "  ".to_string());
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    if obj.serialize(&mut ser).is_err() {
+        return "{}\n".into();
+    }
+    let mut s = String::from_utf8(buf).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
+}
+
+/// The indentation of the first indented line of a JSON text.
+fn detect_indent(text: &str) -> Option<String> {
+    text.lines().skip(1).find_map(|l| {
+        let ws: String = l.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        (!ws.is_empty() && ws.len() <= 8 && !l.trim().is_empty()).then_some(ws)
+    })
 }
 
 /// What a write did.
@@ -238,6 +262,21 @@ mod tests {
         let err = parse_object(&load(&p).unwrap()).unwrap_err().to_string();
         assert!(err.contains("s.json:3:"), "{err}");
         assert!(err.contains("untouched"), "{err}");
+    }
+
+    #[test]
+    fn indentation_of_the_users_file_is_kept() {
+        let mut m = Map::new();
+        m.insert("a".into(), serde_json::json!({"b": 1}));
+        assert_eq!(
+            render_json_like(&m, Some("{\n    \"x\": 1\n}")),
+            "{\n    \"a\": {\n        \"b\": 1\n    }\n}\n"
+        );
+        assert_eq!(
+            render_json_like(&m, Some("{\n\t\"x\": 1\n}")),
+            "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}\n"
+        );
+        assert_eq!(render_json_like(&m, Some("{\"x\":1}")), render_json(&m));
     }
 
     #[test]

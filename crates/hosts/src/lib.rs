@@ -146,7 +146,7 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             if let Some(f) = edit::find(spec, &root).into_iter().find(|f| !f.legacy) {
                 lines.push(format!("entry {}: {}", f.location, f.command(spec)));
             }
-            files::render_json(&root)
+            files::render_json_like(&root, loaded.text.as_deref())
         }
     };
     let w = files::store(&loaded, Some(&new_text))?;
@@ -232,7 +232,7 @@ pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
                 if only_shell {
                     None
                 } else {
-                    Some(files::render_json(&root))
+                    Some(files::render_json_like(&root, Some(&text)))
                 }
             }
         },
