@@ -141,7 +141,8 @@ fn opencode_plugin_rewrites_bash_through_wrap() {
     let noisy = "i=0; while [ $i -lt 300 ]; do echo \"downloading chunk $i\"; i=$((i+1)); done; echo 'error: boom' >&2; exit 7";
     let script = format!(
         r#"
-import {{ TokenjuicePlugin }} from "./plugin.mjs";
+import * as mod from "./plugin.mjs";
+const {{ TokenjuicePlugin }} = mod;
 const hooks = await TokenjuicePlugin({{}});
 const before = hooks["tool.execute.before"];
 const out = {{}};
@@ -150,6 +151,7 @@ for (const [name, tool, command] of [["noisy", "bash", {noisy}], ["wrapped", "ba
   await before({{ tool, sessionID: "s", callID: "c" }}, output);
   out[name] = output.args;
 }}
+out.exports = Object.keys(mod);
 console.log(JSON.stringify(out));
 "#,
         noisy = Value::String(noisy.into())
@@ -166,6 +168,8 @@ console.log(JSON.stringify(out));
     assert_eq!(r["noisy"]["description"], "d");
     assert_eq!(r["wrapped"]["command"], "tokenjuice wrap -- ls");
     assert_eq!(r["edit"]["command"], "ls");
+    // opencode calls every export of a plugin module as a plugin: only one is exported.
+    assert_eq!(r["exports"], json!(["TokenjuicePlugin"]));
     let (out, code) = run_shell(cmd, &w.home);
     assert_eq!(code, 7, "{out}");
     assert!(

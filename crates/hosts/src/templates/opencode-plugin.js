@@ -4,7 +4,7 @@
 // `<tokenjuice> wrap --source opencode -- <shell> -lc '<command>'`, so the output the model
 // reads is tokenjuice's compacted output and the exit code is the command's. Commands that
 // already run through `tokenjuice wrap` are left alone; any error leaves the command as it
-// was (fail open).
+// was (fail open). Only the plugin itself is exported: opencode calls every export as a plugin.
 import { accessSync, constants, statSync } from "node:fs";
 
 const LAUNCHER = "__TOKENJUICE_LAUNCHER__";
@@ -30,7 +30,7 @@ function hostShell() {
   return candidates.find((c) => typeof c === "string" && executable(c));
 }
 
-export function rewrite(command) {
+function rewrite(command) {
   if (typeof command !== "string" || !command.trim() || WRAPPED.test(command)) return undefined;
   const shell = hostShell();
   if (!shell) return undefined;

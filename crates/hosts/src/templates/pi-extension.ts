@@ -58,7 +58,7 @@ function reduce(request, signal) {
   });
 }
 
-export async function compactBashResult(event, signal) {
+async function compactBashResult(event, signal) {
   if (!event || event.toolName !== "bash") return undefined;
   const command = event.input && event.input.command;
   if (typeof command !== "string" || WRAPPED.test(command)) return undefined;
