@@ -666,8 +666,23 @@ fn extension_files_are_owned_whole_and_foreign_files_are_refused() {
         );
         let again = install(&w, id);
         assert!(stdout(&again).contains("already holds"), "{id}");
+        // Repointing it (a new launcher) rewrites the file we own without a backup.
+        let mut w2 = World::new();
+        w2.home = w.home.clone();
+        let bin = w.tmp.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let _ = std::os::unix::fs::symlink(BIN, bin.join("tokenjuice"));
+        w2.set("PATH", format!("{}:{}", bin.display(), system_path()));
+        assert!(w2.run(&["install", id]).status.success(), "{id}");
+        assert!(
+            w.read(&path)
+                .contains(&bin.join("tokenjuice").display().to_string()),
+            "{id}"
+        );
         assert!(w.run(&["uninstall", id]).status.success());
         assert!(!path.exists(), "{id}: removed");
+        let bak = PathBuf::from(format!("{}.bak", path.display()));
+        assert!(!bak.exists(), "{id}: nothing of the user's to back up");
     }
 }
 

@@ -448,6 +448,34 @@ fn entry_indices(location: &str) -> (usize, usize) {
     )
 }
 
+/// How long a probe (the hook, the rewritten command) may take.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Runs `sh -c <line>` with a deadline; `None` when it had to be killed.
+fn run_with_deadline(line: &str, cwd: &Path) -> std::io::Result<Option<std::process::Output>> {
+    use std::process::Stdio;
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait()?.is_some() {
+            return child.wait_with_output().map(Some);
+        }
+        if started.elapsed() > PROBE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// The command doctor asks the hook to rewrite.
 pub const PROBE_MARKER: &str = "tokenjuice-doctor-probe";
 const PROBE_COMMAND: &str = "printf 'tokenjuice-doctor-probe\\n'; exit 3";
@@ -480,10 +508,14 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
             return;
         }
     };
+    let handler = Handler {
+        timeout: Some(PROBE_TIMEOUT),
+        ..Handler::command(command)
+    };
     let trace = run_handler(
         dialect,
         event,
-        &Handler::command(command),
+        &handler,
         &payload,
         dir.path(),
         &EngineOptions::default(),
@@ -644,13 +676,19 @@ fn rewritten_command(
 }
 
 fn run_rewritten(d: &mut Diagnosis, spec: &HookSpec, rewritten: &str, cwd: &Path) {
-    match Command::new("/bin/sh")
-        .arg("-c")
-        .arg(rewritten)
-        .current_dir(cwd)
-        .output()
-    {
-        Ok(out) => {
+    match run_with_deadline(rewritten, cwd) {
+        Ok(None) => d.problem(
+            Health::Broken,
+            format!(
+                "the rewritten command did not finish within {} s",
+                PROBE_TIMEOUT.as_secs()
+            ),
+            format!(
+                "check the login profile of the shell it names, then {}",
+                install_fix(spec.id)
+            ),
+        ),
+        Ok(Some(out)) => {
             let stdout = String::from_utf8_lossy(&out.stdout);
             if out.status.code() == Some(3) && stdout.contains(PROBE_MARKER) {
                 d.fact("the rewritten command ran through tokenjuice wrap: output intact, exit code 3 kept");
@@ -779,15 +817,23 @@ fn probe_reduce_json(d: &mut Diagnosis, prefix: &str) {
         .collect();
     let request = json!({"toolName": "bash", "command": "./fetch-all.sh", "combinedText": text, "exitCode": 0}).to_string();
     let script = format!("printf '%s' {} | {prefix} reduce-json", quote(&request));
-    match Command::new("/bin/sh").arg("-c").arg(&script).output() {
-        Ok(out) if out.status.success() => {
+    match run_with_deadline(&script, &std::env::temp_dir()) {
+        Ok(None) => d.problem(
+            Health::Broken,
+            format!(
+                "`reduce-json` did not finish within {} s",
+                PROBE_TIMEOUT.as_secs()
+            ),
+            "reinstall tokenjuice",
+        ),
+        Ok(Some(out)) if out.status.success() => {
             let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
             match v.get("inlineText").and_then(Value::as_str) {
                 Some(t) if t.len() < text.len() => d.fact(format!("`reduce-json`, as the extension calls it, compacted a sample bash result ({} → {} bytes)", text.len(), t.len())),
                 _ => d.problem(Health::Broken, format!("`reduce-json` did not compact a sample result: {}", String::from_utf8_lossy(&out.stdout).trim()), "reinstall tokenjuice"),
             }
         }
-        Ok(out) => d.problem(
+        Ok(Some(out)) => d.problem(
             Health::Broken,
             format!(
                 "`reduce-json` failed: {}",

@@ -156,8 +156,18 @@ pub enum Written {
     Removed { backup: Option<PathBuf> },
 }
 
-/// Replaces the file's content with `new` (or removes the file when `new` is `None`).
+/// Replaces the file's content with `new` (or removes the file when `new` is `None`),
+/// keeping a one-time backup of what was there.
 pub fn store(loaded: &Loaded, new: Option<&str>) -> Result<Written> {
+    store_inner(loaded, new, true)
+}
+
+/// Like [`store`] for a file tokenjuice owns whole (nothing of the user's to back up).
+pub fn store_owned(loaded: &Loaded, new: Option<&str>) -> Result<Written> {
+    store_inner(loaded, new, false)
+}
+
+fn store_inner(loaded: &Loaded, new: Option<&str>, keep_backup: bool) -> Result<Written> {
     if loaded.text.as_deref() == new {
         return Ok(Written::Unchanged);
     }
@@ -179,8 +189,8 @@ pub fn store(loaded: &Loaded, new: Option<&str>) -> Result<Written> {
         });
     }
     let backup = match &loaded.text {
-        Some(old) => backup_once(target, old)?,
-        None => None,
+        Some(old) if keep_backup => backup_once(target, old)?,
+        _ => None,
     };
     let Some(new) = new else {
         std::fs::remove_file(target).map_err(|e| HostsError::Write {

@@ -89,7 +89,12 @@ pub fn install(target: Target, local: bool, env: &Env) -> Result<Report> {
                     ),
                 }
             })?;
-            let w = files::store(&loaded, Some(&new))?;
+            let w = match spec.style {
+                registry::GuidanceStyle::OwnedFile { .. } => {
+                    files::store_owned(&loaded, Some(&new))?
+                }
+                registry::GuidanceStyle::MarkdownBlock => files::store(&loaded, Some(&new))?,
+            };
             let mut lines: Vec<String> = written_line(&w, &path).into_iter().collect();
             if w == Written::Unchanged {
                 lines.push(format!(
@@ -149,7 +154,10 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             files::render_json_like(&root, loaded.text.as_deref())
         }
     };
-    let w = files::store(&loaded, Some(&new_text))?;
+    let w = match spec.shape {
+        Shape::OwnedFile { .. } => files::store_owned(&loaded, Some(&new_text))?,
+        _ => files::store(&loaded, Some(&new_text))?,
+    };
     let mut out: Vec<String> = written_line(&w, &path).into_iter().collect();
     if w == Written::Unchanged {
         out.push(format!(
@@ -237,7 +245,15 @@ pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
             }
         },
     };
-    let w = files::store(&loaded, new.as_deref())?;
+    let owned = match target {
+        Target::Hook(s) => matches!(s.shape, Shape::OwnedFile { .. }),
+        Target::Guidance(g) => matches!(g.style, registry::GuidanceStyle::OwnedFile { .. }),
+    };
+    let w = if owned {
+        files::store_owned(&loaded, new.as_deref())?
+    } else {
+        files::store(&loaded, new.as_deref())?
+    };
     let lines = written_line(&w, &path).into_iter().collect::<Vec<_>>();
     let lines = if lines.is_empty() {
         vec![format!("nothing to remove in {}", path.display())]
