@@ -353,3 +353,91 @@ pub fn uninstall(
     }
     Ok((root, removed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::HOOK_HOSTS;
+    use serde_json::json;
+
+    fn spec(id: &str) -> &'static HookSpec {
+        HOOK_HOSTS.iter().find(|h| h.id == id).unwrap()
+    }
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn ours_is_recognised_by_subcommand_or_status_message() {
+        let cb = spec("codebuddy");
+        for h in [
+            json!({"command": "/x/tokenjuice codebuddy-pre-tool-use --wrap-launcher /x/tokenjuice"}),
+            json!({"command": "node /a/main.js codebuddy-post-tool-use"}),
+            json!({"command": "anything", "statusMessage": LEGACY_STATUS}),
+            json!({"command": "tokenjuice something", "statusMessage": "wrapping bash through tokenjuice for compaction"}),
+        ] {
+            assert!(is_ours(cb, &obj(h.clone())), "{h}");
+        }
+        for h in [
+            json!({"command": "python3 guard.py"}),
+            json!({"command": "tokenjuice cursor-pre-tool-use"}),
+            json!({"command": "my-wrapper", "statusMessage": "wrapping bash through tokenjuice for compaction"}),
+        ] {
+            assert!(!is_ours(cb, &obj(h.clone())), "{h}");
+        }
+    }
+
+    #[test]
+    fn replacing_in_place_survives_groups_removed_before_it() {
+        let cb = spec("codebuddy");
+        let root = obj(json!({"hooks": {"PreToolUse": [
+            {"matcher": "execute_command", "hooks": [{"type": "command", "command": "tokenjuice codebuddy-pre-tool-use --wrap-launcher tokenjuice"}]},
+            {"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "user.sh"},
+                {"type": "command", "command": "/old/tokenjuice codebuddy-pre-tool-use --wrap-launcher /old/tokenjuice"},
+                {"type": "command", "command": "after.sh"}
+            ]}
+        ]}}));
+        let (out, removed) = install(
+            cb,
+            root,
+            "NEW codebuddy-pre-tool-use --wrap-launcher NEW",
+            Path::new("/s.json"),
+        )
+        .unwrap();
+        assert_eq!(removed, 1);
+        let groups = out["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 1, "{out:?}");
+        let hooks = groups[0]["hooks"].as_array().unwrap();
+        let cmds: Vec<&str> = hooks
+            .iter()
+            .map(|h| h["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            cmds,
+            [
+                "user.sh",
+                "NEW codebuddy-pre-tool-use --wrap-launcher NEW",
+                "after.sh"
+            ]
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_refused_not_replaced() {
+        let cb = spec("codebuddy");
+        let err = install(
+            cb,
+            obj(json!({"hooks": {"PreToolUse": {"x": 1}}})),
+            "c",
+            Path::new("/s.json"),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`PreToolUse` is an object, expected a list"),
+            "{err}"
+        );
+    }
+}
