@@ -84,6 +84,7 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
 fn permission_postures_are_stated() {
     let w = World::new();
     for (h, needle) in [
+        ("cursor", "permission \"allow\""),
         ("codebuddy", "permissionDecision \"allow\""),
         ("codex", "carries no approval"),
         ("qwen-code", "yolo"),

@@ -15,6 +15,11 @@ use crate::rewrite::{is_already_wrapped, wrap_command};
 /// The reason given on native Windows, where shell interception is not supported.
 pub const WINDOWS_REASON: &str = "tokenjuice does not support native Windows shells yet: run this agent inside WSL (Windows Subsystem for Linux) to use tokenjuice compaction, or run `tokenjuice uninstall <host>` to remove the hook";
 
+/// Some hosts (Cursor on Windows) start the payload with a UTF-8 byte-order mark.
+fn strip_bom(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
+}
+
 /// What the pre-tool hook decided.
 #[derive(Debug, PartialEq)]
 pub enum Decision {
@@ -26,7 +31,7 @@ pub enum Decision {
 
 /// Decides what to do with a pre-tool payload.
 pub fn decide(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &Env) -> Decision {
-    let Ok(root) = serde_json::from_str::<Value>(stdin) else {
+    let Ok(root) = serde_json::from_str::<Value>(strip_bom(stdin)) else {
         return Decision::NoChange("payload is not JSON");
     };
     let Some(call) = payload::parse(&root) else {
@@ -115,7 +120,9 @@ pub fn answer(spec: &HookSpec, d: &Decision) -> String {
             "permissionDecisionReason": ALLOW_REASON,
             "updatedInput": i,
         }}),
-        (Answer::Cursor, Decision::Rewrite(i)) => json!({"updated_input": i}),
+        (Answer::Cursor, Decision::Rewrite(i)) => {
+            json!({"permission": "allow", "updated_input": i})
+        }
         (Answer::Gemini, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
             "hookEventName": spec.event,
             "tool_input": {"command": i.get("command").cloned().unwrap_or(Value::Null)},
@@ -147,7 +154,7 @@ pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String
 }
 
 fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Option<Value> {
-    let root: Value = serde_json::from_str(stdin).ok()?;
+    let root: Value = serde_json::from_str(strip_bom(stdin)).ok()?;
     let call = payload::parse(&root)?;
     if let Some(tool) = &call.tool_name {
         if !spec.tools.contains(&tool.as_str()) {

@@ -74,7 +74,8 @@ pub enum Answer {
     /// `hookSpecificOutput.updatedInput` with `permissionDecision: "allow"`: Codex accepts a
     /// rewrite only in that form and does not treat the `allow` as an approval.
     Codex,
-    /// Cursor's top-level `updated_input`.
+    /// Cursor's top-level `updated_input` with `permission: "allow"`: Cursor applies the
+    /// rewrite only with an allow or deny.
     Cursor,
     /// Gemini's `hookSpecificOutput.tool_input`, merged over the model's arguments.
     Gemini,
@@ -188,7 +189,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["sh"],
         windows_deny: true,
         dialect: Dialect::Cursor,
-        note: None,
+        note: Some("Cursor applies a hook's updated_input only together with permission \"allow\" or \"deny\" (rtk-ai/rtk#3213), so the rewrite answers allow: there is no other way to rewrite in Cursor, and that allow can spare a command Cursor's own approval prompt"),
     },
     HookSpec {
         id: "claude-code",
