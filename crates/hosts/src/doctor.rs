@@ -260,12 +260,54 @@ fn hook(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             );
         }
     }
+    if !matcher_selects_shell_tool(&mut d, spec, entry) {
+        return d;
+    }
     if !check_launchers(&mut d, spec, &command, env) {
         return d;
     }
     host_specific(&mut d, spec, &path, entry, &root);
     probe_hook(&mut d, spec, &command);
     d
+}
+
+/// Checks, with the host's matcher rules, that our entry's matcher selects the host's shell
+/// tool under every name the host sends it by; false when it never would.
+fn matcher_selects_shell_tool(d: &mut Diagnosis, spec: &HookSpec, entry: &edit::Found) -> bool {
+    let dialect = spec.dialect.dialect();
+    let matcher = match tokenjuice_hooks::matcher::Matcher::parse(
+        entry.matcher.as_deref(),
+        dialect.matcher,
+    ) {
+        Ok(m) => m,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!(
+                    "the entry's matcher {:?} is not a valid pattern: {e}",
+                    entry.matcher
+                ),
+                install_fix(spec.id),
+            );
+            return false;
+        }
+    };
+    let missed: Vec<&str> = spec
+        .tools
+        .iter()
+        .copied()
+        .filter(|tool| !matcher.matches_any(&dialect.tool_names_for_matching(tool)))
+        .collect();
+    if !missed.is_empty() {
+        d.problem(Health::Broken, format!("the entry's matcher ({}) never selects the shell tool {}, so the host never runs the hook", matcher.describe(), missed.join(", ")), install_fix(spec.id));
+        return false;
+    }
+    d.fact(format!(
+        "matcher {} selects the shell tool ({})",
+        matcher.describe(),
+        spec.tools.join(", ")
+    ));
+    true
 }
 
 /// Checks every program the hook command names; false when one is missing.
