@@ -222,7 +222,7 @@ fn hook(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         d.problem(
             health,
             format!(
-                "older tokenjuice entries (e.g. a PostToolUse compaction hook) at {}",
+                "tokenjuice entries in an older shape (another event, matcher or subcommand, e.g. a PostToolUse compaction hook) at {}",
                 locs.join(", ")
             ),
             format!("{} (it migrates them in place)", install_fix(spec.id)),
