@@ -29,6 +29,8 @@ fn run_node(dir: &Path, script: &str) -> Value {
     std::fs::write(&p, script).unwrap();
     let o = Command::new(node())
         .arg(&p)
+        .env_clear()
+        .env("HOME", dir.join("home"))
         .env("PATH", system_path())
         .env("SHELL", "/bin/bash")
         .output()
