@@ -3,6 +3,7 @@
 mod capture;
 mod child;
 mod hooks_cmd;
+mod hosts_cmd;
 mod reduce_cmd;
 mod rules_env;
 mod verify;
@@ -41,6 +42,15 @@ enum Cmd {
     Verify(VerifyArgs),
     /// Load, validate and run Claude-Code-style hooks exactly as a host would.
     Hooks(hooks_cmd::HooksArgs),
+    /// Install tokenjuice into an agent (hook, extension or guidance file).
+    Install(hosts_cmd::InstallArgs),
+    /// Remove tokenjuice from an agent, keeping everything else in its config.
+    Uninstall(hosts_cmd::UninstallArgs),
+    /// Check integrations: `doctor hooks` (every host) or `doctor <host>`; exit 1 when broken.
+    Doctor(hosts_cmd::DoctorArgs),
+    /// The entrypoints agents call: `<host>-pre-tool-use --wrap-launcher <path>`, `<host>-post-tool-use`.
+    #[command(external_subcommand)]
+    HostEntry(Vec<String>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -197,6 +207,10 @@ fn main() {
                 1
             }
         },
+        Cmd::Install(a) => hosts_cmd::install(a),
+        Cmd::Uninstall(a) => hosts_cmd::uninstall(a),
+        Cmd::Doctor(a) => hosts_cmd::doctor(a),
+        Cmd::HostEntry(args) => hosts_cmd::entry(args),
     };
     std::process::exit(code);
 }

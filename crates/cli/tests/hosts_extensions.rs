@@ -1,0 +1,181 @@
+//! The pi extension and the opencode plugin, loaded by the real Node.js with a stand-in for
+//! the host's API: pi's `tool_result` handler replaces a bash result with the compacted text
+//! from `tokenjuice reduce-json`; opencode's `tool.execute.before` rewrites the bash command
+//! through `tokenjuice wrap`, and the rewritten command keeps output and exit code.
+
+mod hosts_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use hosts_support::*;
+use serde_json::{json, Value};
+
+fn node() -> &'static str {
+    let ok = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "these tests need Node.js on PATH (the hosts run their extensions with it)"
+    );
+    "node"
+}
+
+/// Runs `script` (an ES module) with node and parses the JSON it prints.
+fn run_node(dir: &Path, script: &str) -> Value {
+    let p = dir.join("driver.mjs");
+    std::fs::write(&p, script).unwrap();
+    let o = Command::new(node())
+        .arg(&p)
+        .env_clear()
+        .env("HOME", dir.join("home"))
+        .env("PATH", system_path())
+        .env("SHELL", "/bin/bash")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn noise(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("downloading chunk {i} of {n}\n"))
+        .collect()
+}
+
+#[test]
+fn pi_extension_replaces_bash_results_with_the_compacted_text() {
+    let w = World::new();
+    assert!(w.run(&["install", "pi", "--local"]).status.success());
+    let ext = w.home.join(".pi/agent/extensions/tokenjuice.ts");
+    let dir = w.tmp.path();
+    std::fs::copy(&ext, dir.join("ext.mjs")).unwrap();
+    let broken = w.read(&ext).replace(&launcher(), "/gone/tokenjuice");
+    std::fs::write(dir.join("broken.mjs"), broken).unwrap();
+
+    let full = format!("error: early failure in chunk 0\n{}", noise(3000));
+    let full_path = dir.join("pi-bash-full.log");
+    std::fs::write(&full_path, &full).unwrap();
+    let shown_tail: String = full.lines().skip(1001).map(|l| format!("{l}\n")).collect();
+    let shown = format!(
+        "{shown_tail}\n[Showing lines 1002-3001 of 3001. Full output: {}]",
+        full_path.display()
+    );
+    let plain = format!("{}error: checksum mismatch\n", noise(300));
+    let cases = json!({
+        "plain": {"toolName": "bash", "input": {"command": "./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
+        "failed": {"toolName": "bash", "input": {"command": "cargo test"}, "content": [{"type": "text", "text": format!("{plain}\n\nCommand exited with code 101")}], "isError": true},
+        "truncated": {"toolName": "bash", "input": {"command": "./big.sh"}, "content": [{"type": "text", "text": shown}], "details": {"fullOutputPath": full_path.to_string_lossy()}, "isError": false},
+        "wrapped": {"toolName": "bash", "input": {"command": "tokenjuice wrap --raw -- ./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
+        "other_tool": {"toolName": "read", "input": {"path": "x"}, "content": [{"type": "text", "text": plain}], "isError": false},
+        "aborted": {"toolName": "bash", "input": {"command": "sleep 100"}, "content": [{"type": "text", "text": format!("{plain}\n\nCommand aborted")}], "isError": true},
+        "small": {"toolName": "bash", "input": {"command": "echo hi"}, "content": [{"type": "text", "text": "hi\n"}], "isError": false},
+    });
+    let script = format!(
+        r#"
+import ext from "./ext.mjs";
+import broken from "./broken.mjs";
+const cases = {cases};
+async function drive(factory) {{
+  const handlers = {{}};
+  factory({{ on(name, fn) {{ (handlers[name] ??= []).push(fn); }} }});
+  const out = {{}};
+  for (const [name, ev] of Object.entries(cases)) {{
+    const r = await handlers["tool_result"][0](ev, {{ signal: undefined }});
+    out[name] = r === undefined ? null : r;
+  }}
+  return out;
+}}
+console.log(JSON.stringify({{ ok: await drive(ext), broken: await drive(broken) }}));
+"#
+    );
+    let r = run_node(dir, &script);
+    let text = |name: &str| {
+        r["ok"][name]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: {}", r["ok"][name]))
+            .to_string()
+    };
+    let t = text("plain");
+    assert!(
+        t.len() * 3 < plain.len() && t.contains("error: checksum mismatch"),
+        "{t}"
+    );
+    let t = text("failed");
+    assert!(
+        t.ends_with("Command exited with code 101") && t.contains("error: checksum mismatch"),
+        "{t}"
+    );
+    assert!(
+        t.starts_with("exit 101"),
+        "the reducer saw the real exit code: {t}"
+    );
+    let t = text("truncated");
+    assert!(
+        t.contains("error: early failure in chunk 0"),
+        "the full output file was read: {t}"
+    );
+    for name in ["wrapped", "other_tool", "aborted", "small"] {
+        assert!(r["ok"][name].is_null(), "{name}: {}", r["ok"][name]);
+    }
+    for (name, v) in r["broken"].as_object().unwrap() {
+        assert!(
+            v.is_null(),
+            "fail open with a missing launcher: {name}: {v}"
+        );
+    }
+}
+
+#[test]
+fn opencode_plugin_rewrites_bash_through_wrap() {
+    let w = World::new();
+    assert!(w.run(&["install", "opencode", "--local"]).status.success());
+    let plugin = w.home.join(".config/opencode/plugins/tokenjuice.js");
+    let dir = w.tmp.path();
+    std::fs::copy(&plugin, dir.join("plugin.mjs")).unwrap();
+    let noisy = "i=0; while [ $i -lt 300 ]; do echo \"downloading chunk $i\"; i=$((i+1)); done; echo 'error: boom' >&2; exit 7";
+    let script = format!(
+        r#"
+import * as mod from "./plugin.mjs";
+const {{ TokenjuicePlugin }} = mod;
+const hooks = await TokenjuicePlugin({{}});
+const before = hooks["tool.execute.before"];
+const out = {{}};
+for (const [name, tool, command] of [["noisy", "bash", {noisy}], ["wrapped", "bash", "tokenjuice wrap -- ls"], ["edit", "edit", "ls"]]) {{
+  const output = {{ args: {{ command, description: "d" }} }};
+  await before({{ tool, sessionID: "s", callID: "c" }}, output);
+  out[name] = output.args;
+}}
+out.exports = Object.keys(mod);
+console.log(JSON.stringify(out));
+"#,
+        noisy = Value::String(noisy.into())
+    );
+    let r = run_node(dir, &script);
+    let cmd = r["noisy"]["command"].as_str().unwrap();
+    assert!(
+        cmd.starts_with(&format!(
+            "{} wrap --source opencode -- /bin/bash -lc ",
+            launcher()
+        )),
+        "{cmd}"
+    );
+    assert_eq!(r["noisy"]["description"], "d");
+    assert_eq!(r["wrapped"]["command"], "tokenjuice wrap -- ls");
+    assert_eq!(r["edit"]["command"], "ls");
+    // opencode calls every export of a plugin module as a plugin: only one is exported.
+    assert_eq!(r["exports"], json!(["TokenjuicePlugin"]));
+    let (out, code) = run_shell(cmd, &w.home);
+    assert_eq!(code, 7, "{out}");
+    assert!(
+        out.contains("error: boom") && out.lines().count() < 20,
+        "{out}"
+    );
+}

@@ -1,0 +1,714 @@
+//! install / uninstall for every hook host, on the real binary with a temp HOME: fresh
+//! install, install over the user's own hooks (with a sibling in our matcher group),
+//! legacy migration, idempotent reinstall, uninstall, malformed files refused untouched,
+//! symlinks and file modes, and each host's config-dir variables.
+
+mod hosts_support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use hosts_support::*;
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy)]
+enum Shape {
+    Groups,
+    Top,
+    Flat,
+}
+
+struct Case {
+    id: &'static str,
+    rel: &'static str,
+    in_project: bool,
+    shape: Shape,
+    event: &'static str,
+    matcher: Option<&'static str>,
+    key: &'static str,
+    entry: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        id: "codebuddy",
+        rel: ".codebuddy/settings.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        key: "command",
+        entry: "codebuddy-pre-tool-use",
+    },
+    Case {
+        id: "claude-code",
+        rel: ".claude/settings.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        key: "command",
+        entry: "claude-code-pre-tool-use",
+    },
+    Case {
+        id: "codex",
+        rel: ".codex/hooks.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        key: "command",
+        entry: "codex-pre-tool-use",
+    },
+    Case {
+        id: "gemini-cli",
+        rel: ".gemini/settings.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "BeforeTool",
+        matcher: Some("run_shell_command"),
+        key: "command",
+        entry: "gemini-cli-pre-tool-use",
+    },
+    Case {
+        id: "qwen-code",
+        rel: ".qwen/settings.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "PreToolUse",
+        matcher: Some("^run_shell_command$"),
+        key: "command",
+        entry: "qwen-code-pre-tool-use",
+    },
+    Case {
+        id: "droid",
+        rel: ".factory/settings.json",
+        in_project: false,
+        shape: Shape::Groups,
+        event: "PreToolUse",
+        matcher: Some("Execute"),
+        key: "command",
+        entry: "droid-pre-tool-use",
+    },
+    Case {
+        id: "devin",
+        rel: ".devin/hooks.v1.json",
+        in_project: true,
+        shape: Shape::Top,
+        event: "PreToolUse",
+        matcher: Some("exec"),
+        key: "command",
+        entry: "devin-pre-tool-use",
+    },
+    Case {
+        id: "cursor",
+        rel: ".cursor/hooks.json",
+        in_project: false,
+        shape: Shape::Flat,
+        event: "preToolUse",
+        matcher: Some("Shell"),
+        key: "command",
+        entry: "cursor-pre-tool-use",
+    },
+    Case {
+        id: "vscode-copilot",
+        rel: ".copilot/hooks/tokenjuice-vscode.json",
+        in_project: false,
+        shape: Shape::Flat,
+        event: "PreToolUse",
+        matcher: Some("runTerminalCommand|run_in_terminal"),
+        key: "command",
+        entry: "vscode-copilot-pre-tool-use",
+    },
+    Case {
+        id: "copilot-cli",
+        rel: ".copilot/hooks/tokenjuice-cli.json",
+        in_project: false,
+        shape: Shape::Flat,
+        event: "postToolUse",
+        matcher: None,
+        key: "bash",
+        entry: "copilot-cli-post-tool-use",
+    },
+];
+
+impl Case {
+    fn path(&self, w: &World) -> PathBuf {
+        if self.in_project {
+            w.project.join(self.rel)
+        } else {
+            w.home.join(self.rel)
+        }
+    }
+
+    /// The events map of a parsed file.
+    fn events<'a>(&self, v: &'a Value) -> &'a Value {
+        match self.shape {
+            Shape::Top => v,
+            _ => &v["hooks"],
+        }
+    }
+
+    /// Our handlers: (event, group index, handler).
+    fn ours(&self, v: &Value) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        let Some(events) = self.events(v).as_object() else {
+            return out;
+        };
+        for (ev, list) in events {
+            for g in list.as_array().into_iter().flatten() {
+                let handlers: Vec<&Value> = match self.shape {
+                    Shape::Flat => vec![g],
+                    _ => g["hooks"]
+                        .as_array()
+                        .map(|a| a.iter().collect())
+                        .unwrap_or_default(),
+                };
+                for h in handlers {
+                    let cmd = h[self.key].as_str().or(h["command"].as_str()).unwrap_or("");
+                    if cmd.contains("tokenjuice") && cmd.contains("-tool-use") {
+                        out.push((ev.clone(), h.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A file with the user's own hooks, a sibling in our matcher group, and one stale
+    /// tokenjuice entry (a legacy PostToolUse compaction hook, or an old launcher).
+    fn users_file(&self) -> Value {
+        let legacy = json!({"type": "command", "command": format!("/old/bin/tokenjuice {}-post-tool-use", self.id), "statusMessage": "compacting bash output with tokenjuice"});
+        let mut ours_group =
+            json!({"hooks": [{"type": "command", "command": "user-guard.sh", "timeout": 5}]});
+        if let Some(m) = self.matcher {
+            ours_group["matcher"] = json!(m);
+        }
+        let events = json!({
+            self.event: [ours_group, {"matcher": "Other", "hooks": [{"type": "command", "command": "other.sh"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "hello.sh"}]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [legacy, {"type": "command", "command": "audit.sh"}]}],
+        });
+        match self.shape {
+            Shape::Groups => json!({"theme": "dark", "hooks": events, "zzz": 1}),
+            Shape::Top => events,
+            Shape::Flat => {
+                let mut user = json!({"command": "user-guard.sh"});
+                let mut k = user.as_object().unwrap().clone();
+                if self.key != "command" {
+                    k.remove("command");
+                    k.insert(self.key.into(), json!("user-guard.sh"));
+                }
+                if let Some(m) = self.matcher {
+                    k.insert("matcher".into(), json!(m));
+                }
+                user = Value::Object(k);
+                let stale = json!({self.key: format!("/old/bin/tokenjuice {} --wrap-launcher /old/bin/tokenjuice", self.entry)});
+                json!({"version": 1, "hooks": {self.event: [stale, user], "stop": [{"command": "bye.sh"}]}, "zzz": true})
+            }
+        }
+    }
+
+    /// The user's file with only the stale tokenjuice entry taken out (what uninstall leaves).
+    fn users_file_without_ours(&self) -> Value {
+        let mut v = self.users_file();
+        match self.shape {
+            Shape::Flat => {
+                v["hooks"][self.event].as_array_mut().unwrap().remove(0);
+            }
+            _ => {
+                let ev = match self.shape {
+                    Shape::Top => &mut v,
+                    _ => &mut v["hooks"],
+                };
+                ev["PostToolUse"][0]["hooks"]
+                    .as_array_mut()
+                    .unwrap()
+                    .remove(0);
+            }
+        }
+        v
+    }
+}
+
+fn install(w: &World, id: &str) -> std::process::Output {
+    w.run(&["install", id, "--local"])
+}
+
+#[test]
+fn fresh_install_writes_exactly_one_entry_in_the_hosts_shape() {
+    for c in CASES {
+        let w = World::new();
+        let out = install(&w, c.id);
+        assert!(out.status.success(), "{}: {}", c.id, stderr(&out));
+        let v = w.json(&c.path(&w));
+        let ours = c.ours(&v);
+        assert_eq!(ours.len(), 1, "{}: {v:#}", c.id);
+        let (ev, h) = &ours[0];
+        assert_eq!(ev, c.event, "{}", c.id);
+        let cmd = h[c.key].as_str().unwrap();
+        let l = launcher();
+        if c.event == "postToolUse" {
+            assert_eq!(cmd, format!("{l} {}", c.entry), "{}", c.id);
+        } else {
+            assert_eq!(
+                cmd,
+                format!("{l} {} --wrap-launcher {l}", c.entry),
+                "{}",
+                c.id
+            );
+        }
+        assert_eq!(h["type"], "command", "{}", c.id);
+        let has_timeout = h
+            .get("timeout")
+            .or(h.get("timeoutSec"))
+            .and_then(Value::as_u64);
+        assert!(
+            has_timeout.is_some_and(|t| t > 0),
+            "{}: timeout written: {h}",
+            c.id
+        );
+        if let Shape::Flat = c.shape {
+            assert_eq!(v["version"], 1, "{}", c.id);
+            assert_eq!(
+                h.get("matcher").and_then(Value::as_str),
+                c.matcher,
+                "{}",
+                c.id
+            );
+        } else {
+            let group = &c.events(&v)[c.event][0];
+            assert_eq!(group["matcher"].as_str(), c.matcher, "{}", c.id);
+        }
+        assert!(
+            !c.path(&w).with_extension("json.bak").exists(),
+            "{}: no backup of a new file",
+            c.id
+        );
+        assert!(
+            stdout(&out).contains(&c.path(&w).display().to_string()),
+            "{}",
+            c.id
+        );
+    }
+}
+
+#[test]
+fn install_over_users_hooks_keeps_them_migrates_legacy_and_is_idempotent() {
+    for c in CASES {
+        let w = World::new();
+        let path = c.path(&w);
+        let original = serde_json::to_string_pretty(&c.users_file()).unwrap();
+        w.write(&path, &original);
+        let out = install(&w, c.id);
+        assert!(out.status.success(), "{}: {}", c.id, stderr(&out));
+        if !matches!(c.shape, Shape::Flat) {
+            assert!(
+                stdout(&out).contains("removed 1 older tokenjuice entry"),
+                "{}: {}",
+                c.id,
+                stdout(&out)
+            );
+        }
+        let v = w.json(&path);
+        // Key order and unrelated keys kept.
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        let before: Vec<String> = c
+            .users_file()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, before.iter().collect::<Vec<_>>(), "{}", c.id);
+        let ours = c.ours(&v);
+        assert_eq!(
+            ours.len(),
+            1,
+            "{}: exactly one entry after migration: {v:#}",
+            c.id
+        );
+        assert!(
+            ours[0].1[c.key].as_str().unwrap().contains(&launcher()),
+            "{}",
+            c.id
+        );
+        let events = c.events(&v);
+        match c.shape {
+            Shape::Flat => {
+                let list = events[c.event].as_array().unwrap();
+                assert_eq!(list.len(), 2, "{}: {v:#}", c.id);
+                assert!(
+                    list[0][c.key].as_str().unwrap().contains(&launcher()),
+                    "{}: replaced in place",
+                    c.id
+                );
+                assert_eq!(list[1][c.key], "user-guard.sh", "{}", c.id);
+                assert_eq!(events["stop"][0]["command"], "bye.sh", "{}", c.id);
+            }
+            _ => {
+                let group = &events[c.event][0]["hooks"];
+                assert_eq!(
+                    group[0]["command"], "user-guard.sh",
+                    "{}: sibling kept first",
+                    c.id
+                );
+                assert_eq!(group[0]["timeout"], 5, "{}", c.id);
+                assert!(
+                    group[1]["command"].as_str().unwrap().contains(c.entry),
+                    "{}: ours in the same group",
+                    c.id
+                );
+                assert_eq!(
+                    events[c.event][1]["hooks"][0]["command"], "other.sh",
+                    "{}",
+                    c.id
+                );
+                assert_eq!(
+                    events["SessionStart"][0]["hooks"][0]["command"], "hello.sh",
+                    "{}",
+                    c.id
+                );
+                let post = events["PostToolUse"][0]["hooks"].as_array().unwrap();
+                assert_eq!(
+                    post.len(),
+                    1,
+                    "{}: legacy stripped, sibling kept: {v:#}",
+                    c.id
+                );
+                assert_eq!(post[0]["command"], "audit.sh", "{}", c.id);
+            }
+        }
+        let bak = PathBuf::from(format!("{}.bak", path.display()));
+        assert_eq!(
+            w.read(&bak),
+            original,
+            "{}: one-time backup holds the original",
+            c.id
+        );
+
+        // Reinstall: byte-identical, backup untouched.
+        let first = w.read(&path);
+        let again = install(&w, c.id);
+        assert!(again.status.success(), "{}", c.id);
+        assert!(
+            stdout(&again).contains("already holds the current tokenjuice entry"),
+            "{}: {}",
+            c.id,
+            stdout(&again)
+        );
+        assert_eq!(
+            w.read(&path),
+            first,
+            "{}: install twice = install once",
+            c.id
+        );
+        assert_eq!(w.read(&bak), original, "{}: backup never overwritten", c.id);
+
+        // Uninstall: only ours goes.
+        let un = w.run(&["uninstall", c.id]);
+        assert!(un.status.success(), "{}: {}", c.id, stderr(&un));
+        assert_eq!(
+            w.json(&path),
+            c.users_file_without_ours(),
+            "{}: uninstall leaves the user's hooks",
+            c.id
+        );
+        assert_eq!(w.read(&bak), original, "{}: backup never overwritten", c.id);
+        let un2 = w.run(&["uninstall", c.id]);
+        assert!(
+            stdout(&un2).contains("nothing to remove"),
+            "{}: {}",
+            c.id,
+            stdout(&un2)
+        );
+    }
+}
+
+#[test]
+fn uninstall_after_a_fresh_install_leaves_no_empty_groups() {
+    for c in CASES {
+        let w = World::new();
+        let path = c.path(&w);
+        w.write(&path, "{\"theme\": \"dark\"}\n");
+        assert!(install(&w, c.id).status.success(), "{}", c.id);
+        assert!(w.run(&["uninstall", c.id]).status.success(), "{}", c.id);
+        let v = w.json(&path);
+        match c.shape {
+            Shape::Top => assert_eq!(v, json!({"theme": "dark"}), "{}", c.id),
+            Shape::Groups => assert_eq!(
+                v,
+                json!({"theme": "dark"}),
+                "{}: empty hooks map removed",
+                c.id
+            ),
+            Shape::Flat => assert_eq!(
+                v,
+                json!({"version": 1, "theme": "dark", "hooks": {}}),
+                "{}",
+                c.id
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_file_only_tokenjuice_created_is_removed_on_uninstall() {
+    for c in CASES.iter().filter(|c| matches!(c.shape, Shape::Flat)) {
+        let w = World::new();
+        assert!(install(&w, c.id).status.success());
+        assert!(w.run(&["uninstall", c.id]).status.success());
+        assert!(!c.path(&w).exists(), "{}", c.id);
+    }
+}
+
+#[test]
+fn malformed_or_misshapen_files_are_refused_and_left_untouched() {
+    for c in CASES {
+        for (bad, expect) in [
+            ("{\n  \"hooks\": {\n    \"X\": [}\n}\n", ":3:"),
+            ("[1, 2]\n", "expected a JSON object"),
+        ] {
+            let w = World::new();
+            let path = c.path(&w);
+            w.write(&path, bad);
+            for args in [vec!["install", c.id, "--local"], vec!["uninstall", c.id]] {
+                let out = w.run(&args);
+                assert_eq!(out.status.code(), Some(1), "{} {args:?}", c.id);
+                let err = stderr(&out);
+                assert!(
+                    err.contains(&path.display().to_string()) && err.contains(expect),
+                    "{}: {err}",
+                    c.id
+                );
+                assert!(err.contains("untouched"), "{}: {err}", c.id);
+                assert_eq!(w.read(&path), bad, "{}: file left as it was", c.id);
+                assert!(!PathBuf::from(format!("{}.bak", path.display())).exists());
+            }
+        }
+    }
+    // A key of the wrong type is refused too, naming the key.
+    let w = World::new();
+    let path = w.home.join(".claude/settings.json");
+    w.write(&path, "{\"hooks\": [\"x\"]}");
+    let out = w.run(&["install", "claude-code", "--local"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("`hooks` is an array"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(w.read(&path), "{\"hooks\": [\"x\"]}");
+}
+
+#[test]
+fn symlinked_settings_are_written_through_and_mode_is_kept() {
+    let w = World::new();
+    let real = w.home.join("dotfiles/codebuddy.json");
+    w.write(&real, "{\"theme\": \"dark\"}\n");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = w.home.join(".codebuddy/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../dotfiles/codebuddy.json", &link).unwrap();
+    assert!(install(&w, "codebuddy").status.success());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "link kept"
+    );
+    let v = w.json(&real);
+    assert_eq!(v["theme"], "dark");
+    assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(
+        w.home.join("dotfiles/codebuddy.json.bak").exists(),
+        "backup beside the target"
+    );
+}
+
+#[test]
+fn config_dir_variables_are_honoured() {
+    type Vars = &'static [(&'static str, &'static str)];
+    let cases: &[(&str, Vars, &str)] = &[
+        (
+            "codebuddy",
+            &[
+                ("CODEBUDDY_CONFIG_DIR", "cfg"),
+                ("CODEBUDDY_HOME", "legacy"),
+            ],
+            "cfg/settings.json",
+        ),
+        (
+            "codebuddy",
+            &[("CODEBUDDY_HOME", "legacy")],
+            "legacy/settings.json",
+        ),
+        (
+            "claude-code",
+            &[("CLAUDE_CONFIG_DIR", "cc")],
+            "cc/settings.json",
+        ),
+        ("cursor", &[("CURSOR_HOME", "cur")], "cur/hooks.json"),
+        ("codex", &[("CODEX_HOME", "cx")], "cx/hooks.json"),
+        (
+            "pi",
+            &[("PI_CODING_AGENT_DIR", "pia")],
+            "pia/extensions/tokenjuice.ts",
+        ),
+        ("droid", &[("FACTORY_HOME", "fac")], "fac/settings.json"),
+        (
+            "copilot-cli",
+            &[("COPILOT_HOME", "cop")],
+            "cop/hooks/tokenjuice-cli.json",
+        ),
+        ("gemini-cli", &[("GEMINI_HOME", "gem")], "gem/settings.json"),
+        (
+            "opencode",
+            &[("OPENCODE_CONFIG_DIR", "oc")],
+            "oc/plugins/tokenjuice.js",
+        ),
+        (
+            "opencode",
+            &[("XDG_CONFIG_HOME", "xdg")],
+            "xdg/opencode/plugins/tokenjuice.js",
+        ),
+        (
+            "devin",
+            &[("DEVIN_PROJECT_DIR", "dev")],
+            "dev/.devin/hooks.v1.json",
+        ),
+    ];
+    for (id, vars, rel) in cases {
+        let mut w = World::new();
+        let base = w.tmp.path().to_path_buf();
+        for (k, v) in *vars {
+            w.set(k, base.join(v).display().to_string());
+        }
+        let out = install(&w, id);
+        assert!(out.status.success(), "{id}: {}", stderr(&out));
+        assert!(base.join(rel).exists(), "{id} {vars:?}: expected {rel}");
+        assert!(
+            !w.home.join(".codebuddy").exists() || *id != "codebuddy",
+            "{id}: home untouched"
+        );
+    }
+    // Without variables: under HOME.
+    let w = World::new();
+    assert!(install(&w, "pi").status.success());
+    assert!(w.home.join(".pi/agent/extensions/tokenjuice.ts").exists());
+}
+
+#[test]
+fn the_launcher_is_taken_from_path_unless_local() {
+    let mut w = World::new();
+    let bin = w.tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(BIN, bin.join("tokenjuice")).unwrap();
+    w.set("PATH", format!("{}:{}", bin.display(), system_path()));
+    let out = w.run(&["install", "claude-code"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = w.json(&w.home.join(".claude/settings.json"));
+    let l = bin.join("tokenjuice").display().to_string();
+    assert_eq!(
+        v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        format!("{l} claude-code-pre-tool-use --wrap-launcher {l}")
+    );
+    assert!(stdout(&out).contains("found on PATH"));
+    // --local repoints the same entry at this build, in place.
+    assert!(w
+        .run(&["install", "claude-code", "--local"])
+        .status
+        .success());
+    let v = w.json(&w.home.join(".claude/settings.json"));
+    let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert!(hooks[0]["command"]
+        .as_str()
+        .unwrap()
+        .starts_with(&launcher()));
+}
+
+#[test]
+fn extension_files_are_owned_whole_and_foreign_files_are_refused() {
+    for (id, rel) in [
+        ("pi", ".pi/agent/extensions/tokenjuice.ts"),
+        ("opencode", ".config/opencode/plugins/tokenjuice.js"),
+    ] {
+        let w = World::new();
+        let path = w.home.join(rel);
+        w.write(&path, "// my own plugin\n");
+        let out = install(&w, id);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        assert!(
+            stderr(&out).contains("not written by tokenjuice"),
+            "{id}: {}",
+            stderr(&out)
+        );
+        assert_eq!(w.read(&path), "// my own plugin\n");
+        let un = w.run(&["uninstall", id]);
+        assert!(
+            stdout(&un).contains("left") && path.exists(),
+            "{id}: foreign file kept"
+        );
+        std::fs::remove_file(&path).unwrap();
+
+        assert!(install(&w, id).status.success(), "{id}");
+        let text = w.read(&path);
+        assert!(text.starts_with("// tokenjuice-managed"), "{id}");
+        assert!(
+            text.contains(&format!("const LAUNCHER = {};", Value::String(launcher()))),
+            "{id}"
+        );
+        let again = install(&w, id);
+        assert!(stdout(&again).contains("already holds"), "{id}");
+        // Repointing it (a new launcher) rewrites the file we own without a backup.
+        let mut w2 = World::new();
+        w2.home = w.home.clone();
+        let bin = w.tmp.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let _ = std::os::unix::fs::symlink(BIN, bin.join("tokenjuice"));
+        w2.set("PATH", format!("{}:{}", bin.display(), system_path()));
+        assert!(w2.run(&["install", id]).status.success(), "{id}");
+        assert!(
+            w.read(&path)
+                .contains(&bin.join("tokenjuice").display().to_string()),
+            "{id}"
+        );
+        assert!(w.run(&["uninstall", id]).status.success());
+        assert!(!path.exists(), "{id}: removed");
+        let bak = PathBuf::from(format!("{}.bak", path.display()));
+        assert!(!bak.exists(), "{id}: nothing of the user's to back up");
+    }
+}
+
+#[test]
+fn unknown_hosts_are_named_with_the_known_list() {
+    let w = World::new();
+    let out = w.run(&["install", "vim"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown host `vim`")
+            && err.contains("codebuddy")
+            && err.contains("agents-md"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_files_indentation_is_kept() {
+    let w = World::new();
+    let path = w.home.join(".claude/settings.json");
+    w.write(&path, "{\n    \"theme\": \"dark\"\n}\n");
+    assert!(install(&w, "claude-code").status.success());
+    let text = w.read(&path);
+    assert!(
+        text.starts_with("{\n    \"theme\": \"dark\",\n    \"hooks\": {\n        \"PreToolUse\""),
+        "{text}"
+    );
+}

@@ -1,0 +1,132 @@
+//! Shared helpers for the host-integration tests: a temp HOME and project, a command runner
+//! with a scrubbed environment (so nothing reads or writes the machine's own agent configs),
+//! and JSON helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_tokenjuice");
+
+pub struct World {
+    pub tmp: tempfile::TempDir,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub vars: Vec<(String, String)>,
+}
+
+/// The system PATH for shells, without any user directory that might hold a tokenjuice.
+pub fn system_path() -> String {
+    "/usr/local/bin:/usr/bin:/bin".to_string()
+}
+
+impl World {
+    pub fn new() -> World {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let home = std::fs::canonicalize(tmp.path()).unwrap().join("home");
+        let project = std::fs::canonicalize(tmp.path()).unwrap().join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        World {
+            tmp,
+            home,
+            project,
+            vars: Vec::new(),
+        }
+    }
+
+    pub fn set(&mut self, k: &str, v: impl Into<String>) -> &mut World {
+        self.vars.push((k.to_string(), v.into()));
+        self
+    }
+
+    /// `tokenjuice <args>` with only HOME, PATH, SHELL, the project dir and the vars set.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", system_path())
+            .env("SHELL", "/bin/bash")
+            .env("TOKENJUICE_PROJECT_DIR", &self.project)
+            .current_dir(&self.project)
+            .args(args);
+        for (k, v) in &self.vars {
+            c.env(k, v);
+        }
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().expect("run tokenjuice")
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Output {
+        self.cmd(args)
+            .write_stdin(stdin.to_string())
+            .output()
+            .expect("run tokenjuice")
+    }
+
+    pub fn write(&self, path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    pub fn read(&self, path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+    }
+
+    pub fn json(&self, path: &Path) -> Value {
+        serde_json::from_str(&self.read(path))
+            .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The one JSON object a hook printed.
+pub fn answer(o: &Output) -> Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "hooks always exit 0: {}",
+        stderr(o)
+    );
+    let s = stdout(o);
+    assert_eq!(s.lines().count(), 1, "one line of JSON: {s:?}");
+    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+/// The launcher path tests install: the binary under test.
+pub fn launcher() -> String {
+    std::fs::canonicalize(BIN)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs a shell command line (as a host would) and returns (stdout+stderr, exit code).
+pub fn run_shell(line: &str, home: &Path) -> (String, i32) {
+    let out = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{{ {line}\n}} 2>&1"))
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", system_path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run shell");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}

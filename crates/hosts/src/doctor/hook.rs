@@ -1,0 +1,565 @@
+//! Hook hosts: the entry, its matcher, its launchers, host checks, and the probe that runs
+//! the installed hook through the hooks engine and then the command it wrote.
+
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+use tokenjuice_core::normalize::basename;
+use tokenjuice_core::shell;
+use tokenjuice_hooks::{
+    build_payload, run_handler, Decision as HookDecision, EngineOptions, EventKind, EventRequest,
+    Handler,
+};
+
+use super::{
+    install_fix, probe_dir, run_rewritten, Diagnosis, Health, PROBE_COMMAND, PROBE_TIMEOUT,
+};
+use crate::edit;
+use crate::env::{is_executable, Env};
+use crate::files;
+use crate::launcher::is_node_script;
+use crate::paths::config_path;
+use crate::registry::{Answer, HookSpec, Mechanism, Shape};
+
+pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
+    let mut d = Diagnosis::new(spec.id, spec.mechanism);
+    if let Some(n) = spec.note {
+        d.notes.push(n.to_string());
+    }
+    let path = match config_path(&spec.anchor, spec.file, env) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                e.to_string(),
+                "set HOME (or the host's config variable)",
+            );
+            return d;
+        }
+    };
+    d.path = Some(path.clone());
+    let windows = spec.windows_deny && env.is_windows();
+    let loaded = match files::load(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            d.problem(Health::Broken, e.to_string(), "make the file readable");
+            return d;
+        }
+    };
+    if loaded.text.is_none() {
+        if windows {
+            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
+        } else {
+            d.problem(
+                Health::Disabled,
+                format!(
+                    "{} does not exist, so no tokenjuice hook is installed",
+                    path.display()
+                ),
+                install_fix(spec.id),
+            );
+        }
+        return d;
+    }
+    let root = match files::parse_object(&loaded) {
+        Ok(r) => r,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                e.to_string(),
+                format!("repair the file, then {}", install_fix(spec.id)),
+            );
+            return d;
+        }
+    };
+    let found = edit::find(spec, &root);
+    if found.is_empty() {
+        if windows {
+            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
+        } else {
+            d.problem(
+                Health::Disabled,
+                "no tokenjuice entry in the file",
+                install_fix(spec.id),
+            );
+        }
+        return d;
+    }
+    if windows {
+        d.problem(
+            Health::Broken,
+            "native Windows: the installed hook denies every shell command and asks for WSL",
+            format!(
+                "run the agent inside WSL, or `tokenjuice uninstall {}`",
+                spec.id
+            ),
+        );
+        return d;
+    }
+    let legacy: Vec<&edit::Found> = found.iter().filter(|f| f.legacy).collect();
+    let current: Vec<&edit::Found> = found.iter().filter(|f| !f.legacy).collect();
+    if !legacy.is_empty() {
+        let locs: Vec<&str> = legacy.iter().map(|f| f.location.as_str()).collect();
+        let health = if current.is_empty() {
+            Health::Broken
+        } else {
+            Health::Warn
+        };
+        d.problem(
+            health,
+            format!(
+                "tokenjuice entries in an older shape (another event, matcher or subcommand, e.g. a PostToolUse compaction hook) at {}",
+                locs.join(", ")
+            ),
+            format!("{} (it migrates them in place)", install_fix(spec.id)),
+        );
+    }
+    let Some(entry) = current.first() else {
+        return d;
+    };
+    if current.len() > 1 {
+        d.problem(
+            Health::Warn,
+            format!(
+                "{} tokenjuice entries for {}; the host runs each one",
+                current.len(),
+                spec.event
+            ),
+            format!("{} (it keeps exactly one)", install_fix(spec.id)),
+        );
+    }
+    let command = entry.command(spec);
+    d.fact(format!("entry {}: {command}", entry.location));
+    if spec.shape == Shape::Flat && root.get("version").and_then(Value::as_i64) != Some(1) {
+        d.problem(
+            Health::Broken,
+            "the file has no `\"version\": 1`; the host ignores it",
+            install_fix(spec.id),
+        );
+    }
+    if let Some((key, _)) = spec.timeout {
+        if !entry.handler.contains_key(key) {
+            d.problem(
+                Health::Warn,
+                format!("the entry has no `{key}`; a hung hook would stall every shell command"),
+                install_fix(spec.id),
+            );
+        }
+    }
+    if !matcher_selects_shell_tool(&mut d, spec, entry) {
+        return d;
+    }
+    if !check_launchers(&mut d, spec, &command, env) {
+        return d;
+    }
+    host_specific(&mut d, spec, &path, entry, &root);
+    probe_hook(&mut d, spec, &command);
+    d
+}
+
+/// Checks, with the host's matcher rules, that our entry's matcher selects the host's shell
+/// tool under every name the host sends it by; false when it never would.
+fn matcher_selects_shell_tool(d: &mut Diagnosis, spec: &HookSpec, entry: &edit::Found) -> bool {
+    let dialect = spec.dialect.dialect();
+    let matcher = match tokenjuice_hooks::matcher::Matcher::parse(
+        entry.matcher.as_deref(),
+        dialect.matcher,
+    ) {
+        Ok(m) => m,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!(
+                    "the entry's matcher {:?} is not a valid pattern: {e}",
+                    entry.matcher
+                ),
+                install_fix(spec.id),
+            );
+            return false;
+        }
+    };
+    let missed: Vec<&str> = spec
+        .tools
+        .iter()
+        .copied()
+        .filter(|tool| !matcher.matches_any(&dialect.tool_names_for_matching(tool)))
+        .collect();
+    if !missed.is_empty() {
+        d.problem(Health::Broken, format!("the entry's matcher ({}) never selects the shell tool {}, so the host never runs the hook", matcher.describe(), missed.join(", ")), install_fix(spec.id));
+        return false;
+    }
+    d.fact(format!(
+        "matcher {} selects the shell tool ({})",
+        matcher.describe(),
+        spec.tools.join(", ")
+    ));
+    true
+}
+
+/// Checks every program the hook command names; false when one is missing.
+fn check_launchers(d: &mut Diagnosis, spec: &HookSpec, command: &str, env: &Env) -> bool {
+    let script = shell::parse(command);
+    let Some(shell::Command::Simple(simple)) = script
+        .items
+        .first()
+        .and_then(|i| i.pipeline.commands.first())
+    else {
+        d.problem(
+            Health::Broken,
+            format!("cannot read the hook command `{command}`"),
+            install_fix(spec.id),
+        );
+        return false;
+    };
+    let argv = simple.argv();
+    let mut programs: Vec<String> = Vec::new();
+    match argv.first() {
+        Some(a0) if matches!(basename(a0), "node" | "nodejs") => {
+            if env.which(a0).is_none() {
+                d.problem(
+                    Health::Broken,
+                    format!("`{a0}` is not on PATH, and the hook runs a .js launcher with it"),
+                    "install Node.js, or reinstall with a tokenjuice binary on PATH",
+                );
+                return false;
+            }
+            if let Some(script) = argv.get(1) {
+                programs.push(script.clone());
+            }
+        }
+        Some(a0) => programs.push(a0.clone()),
+        None => {}
+    }
+    if let Some(i) = argv.iter().position(|a| a == "--wrap-launcher") {
+        match argv.get(i + 1) {
+            Some(l) => programs.push(l.clone()),
+            None => d.problem(
+                Health::Broken,
+                "--wrap-launcher has no value",
+                install_fix(spec.id),
+            ),
+        }
+    } else if spec.mechanism == Mechanism::PreToolRewrite {
+        d.problem(
+            Health::Broken,
+            "the hook command has no --wrap-launcher, so it cannot rewrite anything",
+            install_fix(spec.id),
+        );
+    }
+    programs.dedup();
+    let mut all_ok = true;
+    for p in programs {
+        let path = Path::new(&p);
+        let ok = if is_node_script(&p) {
+            path.is_file()
+        } else if p.contains('/') {
+            is_executable(path)
+        } else {
+            env.which(&p).is_some()
+        };
+        if !ok {
+            all_ok = false;
+            d.problem(
+                Health::Broken,
+                format!("launcher `{p}` does not exist or is not executable"),
+                format!(
+                    "{}, or `tokenjuice install {} --local` to point at this build",
+                    install_fix(spec.id),
+                    spec.id
+                ),
+            );
+        } else if p.contains("/Cellar/") {
+            d.problem(Health::Warn, format!("launcher `{p}` is pinned to a Homebrew Cellar version; it breaks at the next upgrade"), format!("{} with the stable Homebrew path on PATH", install_fix(spec.id)));
+        } else {
+            d.fact(format!("launcher {p} is executable"));
+        }
+    }
+    all_ok
+}
+
+fn host_specific(
+    d: &mut Diagnosis,
+    spec: &HookSpec,
+    path: &Path,
+    entry: &edit::Found,
+    root: &Map<String, Value>,
+) {
+    if spec.id == "codex" {
+        codex_checks(d, path, entry);
+    }
+    let honours_disable_all = matches!(spec.id, "qwen-code" | "claude-code");
+    if honours_disable_all && root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
+        d.problem(
+            Health::Disabled,
+            format!(
+                "`disableAllHooks` is true, so {} runs no hooks",
+                spec.display
+            ),
+            "set \"disableAllHooks\": false in the settings file",
+        );
+    }
+}
+
+fn codex_checks(d: &mut Diagnosis, hooks_json: &Path, entry: &edit::Found) {
+    let config = hooks_json.with_file_name("config.toml");
+    let Ok(text) = std::fs::read_to_string(&config) else {
+        d.problem(Health::Warn, format!("Codex has no trust record for the hook ({} does not exist); Codex skips an untrusted hook", config.display()), "start codex, open /hooks and trust the tokenjuice PreToolUse hook");
+        return;
+    };
+    let table: toml::Table = match text.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!(
+                    "{} is not valid TOML ({e}); Codex will not start",
+                    config.display()
+                ),
+                "repair config.toml",
+            );
+            return;
+        }
+    };
+    let features = table.get("features").and_then(toml::Value::as_table);
+    for key in ["hooks", "codex_hooks"] {
+        if features
+            .and_then(|f| f.get(key))
+            .and_then(toml::Value::as_bool)
+            == Some(false)
+        {
+            d.problem(
+                Health::Disabled,
+                format!(
+                    "[features] {key} = false in {}: Codex runs no hooks",
+                    config.display()
+                ),
+                format!("set `{key} = true` under [features] in config.toml (or remove the line)"),
+            );
+        }
+    }
+    let (g, h) = entry_indices(&entry.location);
+    let state = table
+        .get("hooks")
+        .and_then(toml::Value::as_table)
+        .and_then(|t| t.get("state"))
+        .and_then(toml::Value::as_table);
+    let suffix = format!(":pre_tool_use:{g}:{h}");
+    let trusted = state.is_some_and(|s| {
+        s.iter().any(|(k, v)| {
+            k.ends_with(&suffix)
+                && k.contains("hooks.json")
+                && v.get("trusted_hash")
+                    .and_then(toml::Value::as_str)
+                    .is_some()
+        })
+    });
+    if trusted {
+        d.fact("Codex holds a trust record for this entry (re-trust in /hooks after any reinstall that changed the command)");
+    } else {
+        d.problem(
+            Health::Warn,
+            "Codex has no trust record for this hook; Codex skips an untrusted hook",
+            "start codex, open /hooks and trust the tokenjuice PreToolUse hook",
+        );
+    }
+}
+
+fn entry_indices(location: &str) -> (usize, usize) {
+    let nums: Vec<usize> = location
+        .split('[')
+        .skip(1)
+        .filter_map(|s| s.split(']').next()?.parse().ok())
+        .collect();
+    (
+        nums.first().copied().unwrap_or(0),
+        nums.get(1).copied().unwrap_or(0),
+    )
+}
+
+fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
+    let Some(dir) = probe_dir() else {
+        d.problem(
+            Health::Warn,
+            "could not create a temporary directory for the probe",
+            "check TMPDIR",
+        );
+        return;
+    };
+    let dialect = spec.dialect.dialect();
+    let (event, payload) = match sample_payload(spec, dir.path()) {
+        Ok(p) => p,
+        Err(e) => {
+            d.problem(
+                Health::Broken,
+                format!("cannot build the sample payload: {e}"),
+                "report this as a tokenjuice bug",
+            );
+            return;
+        }
+    };
+    let handler = Handler {
+        timeout: Some(PROBE_TIMEOUT),
+        ..Handler::command(command)
+    };
+    let trace = run_handler(
+        dialect,
+        event,
+        &handler,
+        &payload,
+        dir.path(),
+        &EngineOptions::default(),
+    );
+    if trace.timed_out || trace.exit_code != Some(0) {
+        let why = if trace.timed_out {
+            "timed out".to_string()
+        } else {
+            format!(
+                "exited with {:?}; stderr: {}",
+                trace.exit_code,
+                trace.stderr.trim()
+            )
+        };
+        d.problem(
+            Health::Broken,
+            format!("the hook failed on a sample payload: {why}"),
+            install_fix(spec.id),
+        );
+        return;
+    }
+    let Some(output) = trace.output.clone() else {
+        d.problem(
+            Health::Broken,
+            format!(
+                "the hook printed no JSON object for a sample payload (stdout: {:?})",
+                trace.stdout.trim()
+            ),
+            install_fix(spec.id),
+        );
+        return;
+    };
+    if spec.mechanism == Mechanism::PostToolReplace {
+        let replaced = output
+            .pointer("/modifiedResult/textResultForLlm")
+            .and_then(Value::as_str);
+        let sent = sample_post_text().len();
+        match replaced {
+            Some(t) if t.len() < sent => d.fact(format!(
+                "a sample {} payload was answered with a compacted result ({sent} → {} bytes)",
+                spec.event,
+                t.len()
+            )),
+            _ => d.problem(
+                Health::Broken,
+                format!("the hook did not replace a noisy sample result; it answered {output}"),
+                install_fix(spec.id),
+            ),
+        }
+        return;
+    }
+    // What the host would run: as the engine understood it where it knows the dialect.
+    let engine_rewrite = trace.effect.rewrite.as_ref().map(|r| r.input.clone());
+    let needs_allow = dialect.rewrite.requires_allow;
+    if needs_allow && engine_rewrite.is_some() && trace.effect.decision != Some(HookDecision::Allow)
+    {
+        d.problem(Health::Broken, "the host ignores the hook's rewrite: it applies one only with permissionDecision \"allow\"", install_fix(spec.id));
+        return;
+    }
+    let rewritten = rewritten_command(spec, &output, engine_rewrite.as_ref());
+    let Some(rewritten) = rewritten else {
+        d.problem(
+            Health::Broken,
+            format!("the hook did not rewrite a sample command; it answered {output}"),
+            format!(
+                "check that a shell is usable (SHELL, {}), then {}",
+                spec.shell_env,
+                install_fix(spec.id)
+            ),
+        );
+        return;
+    };
+    if !rewritten.contains(&format!(" wrap --source {} -- ", spec.id)) {
+        d.problem(
+            Health::Broken,
+            format!("the rewritten command does not run through tokenjuice wrap: {rewritten}"),
+            install_fix(spec.id),
+        );
+        return;
+    }
+    d.fact(format!("the hook, run through the hooks engine ({} dialect) on a sample {} payload, rewrote the command to: {rewritten}", dialect.id, spec.event));
+    run_rewritten(d, spec, &rewritten, dir.path());
+}
+
+fn sample_post_text() -> String {
+    (1..=300)
+        .map(|i| format!("downloading chunk {i:03} of 300\n"))
+        .collect()
+}
+
+fn sample_payload(spec: &HookSpec, cwd: &Path) -> Result<(EventKind, Value), String> {
+    if spec.mechanism == Mechanism::PostToolReplace {
+        let text = sample_post_text();
+        let args = json!({"command": "./fetch-all.sh"}).to_string();
+        return Ok((
+            EventKind::PostToolUse,
+            json!({
+                "sessionId": "tokenjuice-doctor",
+                "timestamp": 0,
+                "cwd": cwd.to_string_lossy(),
+                "toolName": spec.tools[0],
+                "toolArgs": args,
+                "toolResult": {"resultType": "success", "textResultForLlm": text},
+            }),
+        ));
+    }
+    let mut input = Map::new();
+    input.insert("command".into(), PROBE_COMMAND.into());
+    input.insert("description".into(), "tokenjuice doctor probe".into());
+    if spec.answer == Answer::CodeBuddy {
+        input.insert("requires_approval".into(), false.into());
+    }
+    let mut fields = Map::new();
+    if spec.answer == Answer::Qwen {
+        fields.insert("permission_mode".into(), "yolo".into());
+    }
+    let req = EventRequest {
+        session_id: Some("tokenjuice-doctor".into()),
+        cwd: cwd.to_path_buf(),
+        tool_name: Some(spec.tools[0].to_string()),
+        tool_input: Some(Value::Object(input)),
+        fields,
+        ..Default::default()
+    };
+    let mut payload = build_payload(spec.dialect.dialect(), EventKind::PreToolUse, &req)
+        .map_err(|e| e.to_string())?;
+    if let Some(obj) = payload.as_object_mut() {
+        // Hosts without their own dialect send their own names.
+        obj.insert("hook_event_name".into(), spec.event.into());
+        obj.insert("tool_name".into(), spec.tools[0].into());
+    }
+    Ok((EventKind::PreToolUse, payload))
+}
+
+fn rewritten_command(
+    spec: &HookSpec,
+    output: &Value,
+    engine: Option<&Map<String, Value>>,
+) -> Option<String> {
+    if let Some(i) = engine {
+        if let Some(c) = i.get("command").and_then(Value::as_str) {
+            return Some(c.to_string());
+        }
+    }
+    let pointer = match spec.answer {
+        Answer::UpdatedInput | Answer::Codex | Answer::Qwen => {
+            "/hookSpecificOutput/updatedInput/command"
+        }
+        Answer::CodeBuddy => "/hookSpecificOutput/modifiedInput/command",
+        Answer::Cursor => "/updated_input/command",
+        Answer::Gemini => "/hookSpecificOutput/tool_input/command",
+        Answer::CopilotResult | Answer::None => return None,
+    };
+    output
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}

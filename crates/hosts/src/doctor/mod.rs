@@ -1,0 +1,203 @@
+//! `doctor`: proves an install works instead of guessing. For a hook host it reads the
+//! config, finds our entry, checks the launcher, runs the installed hook through the hooks
+//! engine with the sample payload the host would send, and runs the rewritten command to
+//! see it go through `wrap` and keep the exit code.
+
+mod extension;
+mod guidance_check;
+mod hook;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::env::Env;
+use crate::registry::{HookSpec, Mechanism, Shape, Target};
+
+/// Health, worst last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Health {
+    Ok,
+    Disabled,
+    Warn,
+    Broken,
+}
+
+impl Health {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Health::Ok => "ok",
+            Health::Warn => "warn",
+            Health::Broken => "broken",
+            Health::Disabled => "disabled",
+        }
+    }
+}
+
+impl fmt::Display for Health {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something that is not right, and what to do about it.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub health: Health,
+    pub what: String,
+    pub fix: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Diagnosis {
+    pub host: &'static str,
+    pub mechanism: Mechanism,
+    pub path: Option<PathBuf>,
+    /// What was checked and found fine.
+    pub facts: Vec<String>,
+    pub problems: Vec<Problem>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnosis {
+    fn new(host: &'static str, mechanism: Mechanism) -> Diagnosis {
+        Diagnosis {
+            host,
+            mechanism,
+            path: None,
+            facts: Vec::new(),
+            problems: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn health(&self) -> Health {
+        self.problems
+            .iter()
+            .map(|p| p.health)
+            .max()
+            .unwrap_or(Health::Ok)
+    }
+
+    fn problem(&mut self, health: Health, what: impl Into<String>, fix: impl Into<String>) {
+        self.problems.push(Problem {
+            health,
+            what: what.into(),
+            fix: fix.into(),
+        });
+    }
+
+    fn fact(&mut self, s: impl Into<String>) {
+        self.facts.push(s.into());
+    }
+
+    /// The full report.
+    pub fn render(&self) -> String {
+        let mut out = format!("{} ({})\n", self.host, self.mechanism.as_str());
+        if let Some(p) = &self.path {
+            out.push_str(&format!("  config: {}\n", p.display()));
+        }
+        for f in &self.facts {
+            out.push_str(&format!("  ok: {f}\n"));
+        }
+        for p in &self.problems {
+            out.push_str(&format!("  {}: {}\n    fix: {}\n", p.health, p.what, p.fix));
+        }
+        for n in &self.notes {
+            out.push_str(&format!("  note: {n}\n"));
+        }
+        out.push_str(&format!("health: {}\n", self.health()));
+        out
+    }
+}
+
+pub fn diagnose(target: Target, env: &Env) -> Diagnosis {
+    match target {
+        Target::Hook(spec) => match spec.shape {
+            Shape::OwnedFile { template } => extension::diagnose(spec, template, env),
+            _ => hook::diagnose(spec, env),
+        },
+        Target::Guidance(spec) => guidance_check::diagnose(spec, env),
+    }
+}
+
+fn install_fix(id: &str) -> String {
+    format!("run `tokenjuice install {id}`")
+}
+
+/// How long a probe (the hook, the rewritten command) may take.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Runs `sh -c <line>` with a deadline; `None` when it had to be killed.
+fn run_with_deadline(line: &str, cwd: &Path) -> std::io::Result<Option<std::process::Output>> {
+    use std::process::Stdio;
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait()?.is_some() {
+            return child.wait_with_output().map(Some);
+        }
+        if started.elapsed() > PROBE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// The command doctor asks the hook to rewrite.
+pub const PROBE_MARKER: &str = "tokenjuice-doctor-probe";
+const PROBE_COMMAND: &str = "printf 'tokenjuice-doctor-probe\\n'; exit 3";
+
+fn probe_dir() -> Option<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("tokenjuice-doctor-")
+        .tempdir()
+        .ok()
+}
+
+fn run_rewritten(d: &mut Diagnosis, spec: &HookSpec, rewritten: &str, cwd: &Path) {
+    match run_with_deadline(rewritten, cwd) {
+        Ok(None) => d.problem(
+            Health::Broken,
+            format!(
+                "the rewritten command did not finish within {} s",
+                PROBE_TIMEOUT.as_secs()
+            ),
+            format!(
+                "check the login profile of the shell it names, then {}",
+                install_fix(spec.id)
+            ),
+        ),
+        Ok(Some(out)) => {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.code() == Some(3) && stdout.contains(PROBE_MARKER) {
+                d.fact("the rewritten command ran through tokenjuice wrap: output intact, exit code 3 kept");
+            } else {
+                d.problem(
+                    Health::Broken,
+                    format!(
+                        "the rewritten command did not behave: exit {:?}, output {:?}, stderr {:?}",
+                        out.status.code(),
+                        stdout.trim(),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                    format!("check the shell it names, then {}", install_fix(spec.id)),
+                );
+            }
+        }
+        Err(e) => d.problem(
+            Health::Broken,
+            format!("could not run the rewritten command: {e}"),
+            install_fix(spec.id),
+        ),
+    }
+}

@@ -1,0 +1,201 @@
+//! The entrypoints hosts call: read the payload, decide, print the host's answer. They never
+//! fail: any problem gives the host's "no change" answer (fail open). The pre-tool path
+//! loads no rules and spawns nothing.
+
+use serde_json::{json, Map, Value};
+
+use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::rules::loader::FileRule;
+
+use crate::env::Env;
+use crate::payload::{self, ToolCall};
+use crate::registry::{Answer, HookSpec};
+use crate::rewrite::{is_already_wrapped, wrap_command};
+
+/// The reason given on native Windows, where shell interception is not supported.
+pub const WINDOWS_REASON: &str = "tokenjuice does not support native Windows shells yet: run this agent inside WSL (Windows Subsystem for Linux) to use tokenjuice compaction, or run `tokenjuice uninstall <host>` to remove the hook";
+
+/// Some hosts (Cursor on Windows) start the payload with a UTF-8 byte-order mark.
+fn strip_bom(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
+}
+
+/// What the pre-tool hook decided.
+#[derive(Debug, PartialEq)]
+pub enum Decision {
+    /// Run this tool input instead (every field kept, `command` rewritten).
+    Rewrite(Map<String, Value>),
+    Deny(String),
+    NoChange(&'static str),
+}
+
+/// Decides what to do with a pre-tool payload.
+pub fn decide(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &Env) -> Decision {
+    let Ok(root) = serde_json::from_str::<Value>(strip_bom(stdin)) else {
+        return Decision::NoChange("payload is not JSON");
+    };
+    let Some(call) = payload::parse(&root) else {
+        return Decision::NoChange("payload is not a JSON object");
+    };
+    decide_call(spec, &call, launcher, env)
+}
+
+fn decide_call(spec: &HookSpec, call: &ToolCall, launcher: Option<&str>, env: &Env) -> Decision {
+    if let Some(ev) = &call.event {
+        if !ev.eq_ignore_ascii_case(spec.event) {
+            return Decision::NoChange("not the pre-tool event");
+        }
+    }
+    if let Some(tool) = &call.tool_name {
+        if !spec.tools.contains(&tool.as_str()) {
+            return Decision::NoChange("not the shell tool");
+        }
+    }
+    let Some(command) = call.input.get("command").and_then(Value::as_str) else {
+        return Decision::NoChange("no command");
+    };
+    if command.trim().is_empty() {
+        return Decision::NoChange("empty command");
+    }
+    if spec.windows_deny && env.is_windows() {
+        return Decision::Deny(WINDOWS_REASON.replace("<host>", spec.id));
+    }
+    if spec.answer == Answer::CodeBuddy
+        && call.input.get("requires_approval").and_then(Value::as_bool) == Some(true)
+    {
+        return Decision::NoChange("requires_approval: the host asks the user; not rewritten");
+    }
+    if spec.answer == Answer::Qwen && call.permission_mode.as_deref() != Some("yolo") {
+        return Decision::NoChange("qwen rewrites need an allow; only done in yolo mode");
+    }
+    if is_already_wrapped(command) {
+        return Decision::NoChange("already wrapped");
+    }
+    let Some(launcher) = launcher.filter(|l| !l.is_empty()) else {
+        return Decision::NoChange("no --wrap-launcher");
+    };
+    let Some(shell_path) = crate::shell::resolve(spec, &call.input, env) else {
+        return Decision::NoChange("no usable shell");
+    };
+    let mut input = call.input.clone();
+    input.insert(
+        "command".into(),
+        Value::String(wrap_command(launcher, spec.id, &shell_path, command)),
+    );
+    Decision::Rewrite(input)
+}
+
+const ALLOW_REASON: &str =
+    "tokenjuice: the command runs through tokenjuice wrap for compacted output";
+
+/// The host's answer for a decision, as one line of JSON.
+pub fn answer(spec: &HookSpec, d: &Decision) -> String {
+    let v = match (spec.answer, d) {
+        (Answer::CodeBuddy, Decision::NoChange(_)) => json!({"continue": true}),
+        (_, Decision::NoChange(_)) => json!({}),
+        (Answer::Cursor, Decision::Deny(r)) => {
+            json!({"permission": "deny", "user_message": r, "agent_message": r})
+        }
+        (_, Decision::Deny(r)) => json!({"hookSpecificOutput": {
+            "hookEventName": spec.event,
+            "permissionDecision": "deny",
+            "permissionDecisionReason": r,
+        }}),
+        (Answer::UpdatedInput, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
+            "hookEventName": spec.event,
+            "updatedInput": i,
+        }}),
+        (Answer::CodeBuddy, Decision::Rewrite(i)) => json!({
+            "continue": true,
+            "hookSpecificOutput": {
+                "hookEventName": spec.event,
+                "permissionDecision": "allow",
+                "permissionDecisionReason": ALLOW_REASON,
+                "modifiedInput": i,
+            }
+        }),
+        (Answer::Codex | Answer::Qwen, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
+            "hookEventName": spec.event,
+            "permissionDecision": "allow",
+            "permissionDecisionReason": ALLOW_REASON,
+            "updatedInput": i,
+        }}),
+        (Answer::Cursor, Decision::Rewrite(i)) => {
+            json!({"permission": "allow", "updated_input": i})
+        }
+        (Answer::Gemini, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
+            "hookEventName": spec.event,
+            "tool_input": {"command": i.get("command").cloned().unwrap_or(Value::Null)},
+        }}),
+        (Answer::CopilotResult | Answer::None, Decision::Rewrite(_)) => json!({}),
+    };
+    v.to_string()
+}
+
+/// The "no change" answer of a host (what a failing hook prints).
+pub fn no_change(spec: &HookSpec) -> String {
+    answer(spec, &Decision::NoChange("fail open"))
+}
+
+/// `tokenjuice <host>-pre-tool-use --wrap-launcher <path>`.
+pub fn pre_tool_use(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &Env) -> String {
+    answer(spec, &decide(spec, stdin, launcher, env))
+}
+
+/// Shortest saving worth replacing a host's output for.
+const MIN_SAVED_CHARS: usize = 8;
+
+/// `tokenjuice copilot-cli-post-tool-use`: replaces a successful shell result's
+/// `textResultForLlm` with the compacted text; `{}` when there is nothing to gain.
+pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String {
+    post_tool_use_value(spec, stdin, rules)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|| no_change(spec))
+}
+
+fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Option<Value> {
+    let root: Value = serde_json::from_str(strip_bom(stdin)).ok()?;
+    let call = payload::parse(&root)?;
+    if let Some(tool) = &call.tool_name {
+        if !spec.tools.contains(&tool.as_str()) {
+            return None;
+        }
+    }
+    let command = call.input.get("command").and_then(Value::as_str)?;
+    if is_already_wrapped(command) {
+        return None;
+    }
+    let obj = root.as_object()?;
+    let result = ["toolResult", "tool_result"]
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_object))?;
+    let kind = ["resultType", "result_type"]
+        .iter()
+        .find_map(|k| result.get(*k).and_then(Value::as_str))?;
+    if kind != "success" {
+        return None;
+    }
+    let (text_key, text) = ["textResultForLlm", "text_result_for_llm"]
+        .iter()
+        .find_map(|k| result.get(*k).and_then(Value::as_str).map(|t| (*k, t)))?;
+    if text.trim().is_empty() {
+        return None;
+    }
+    let req = Request {
+        tool_name: "exec",
+        command: Some(command),
+        ..Request::default()
+    };
+    let fin = Finish {
+        source: Some(spec.id.to_string()),
+        ..Finish::default()
+    };
+    let (_, compacted) = compact_text(&req, rules, text.as_bytes(), 0, &fin);
+    let new_text = compacted.inline_text;
+    if new_text.chars().count() + MIN_SAVED_CHARS > text.chars().count() {
+        return None;
+    }
+    let mut modified = result.clone();
+    modified.insert(text_key.to_string(), Value::String(new_text));
+    Some(json!({ "modifiedResult": modified }))
+}

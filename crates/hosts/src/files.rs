@@ -1,0 +1,338 @@
+//! Reading and writing a user's config files safely: a malformed file is refused with its
+//! line and column; writes go to a temp file in the same directory and are renamed over the
+//! target (atomic); the file mode is kept; a symlinked file is written through to its target
+//! (the link stays); the first write keeps a one-time `<file>.bak` that is never
+//! overwritten; and a file that changed since it was read is not clobbered.
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::error::{HostsError, Result};
+
+/// A file as read: where it really is and what it held.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The path that was asked for.
+    pub path: PathBuf,
+    /// Where writes go: the symlink's target, or `path`.
+    pub target: PathBuf,
+    /// `None` when the file does not exist.
+    pub text: Option<String>,
+}
+
+pub fn load(path: &Path) -> Result<Loaded> {
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => resolve_link(path)?,
+        _ => path.to_path_buf(),
+    };
+    let text = match std::fs::read(&target) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|e| HostsError::Malformed {
+            path: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            what: format!("the file is not UTF-8 text ({e})"),
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(HostsError::Read {
+                path: path.to_path_buf(),
+                source: e,
+            })
+        }
+    };
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        target,
+        text,
+    })
+}
+
+/// Follows a symlink chain to the file it names (which may not exist yet).
+fn resolve_link(path: &Path) -> Result<PathBuf> {
+    let mut cur = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let dest = std::fs::read_link(&cur).map_err(|e| HostsError::Read {
+                    path: cur.clone(),
+                    source: e,
+                })?;
+                cur = if dest.is_absolute() {
+                    dest
+                } else {
+                    cur.parent().unwrap_or(Path::new("/")).join(dest)
+                };
+            }
+            _ => return Ok(cur),
+        }
+    }
+    Err(HostsError::Shape {
+        path: path.to_path_buf(),
+        what: "the symlink chain is too long (a loop?)".into(),
+        fix: "point the link at a real file".into(),
+    })
+}
+
+/// Parses a JSON object; a missing or blank file is an empty object.
+pub fn parse_object(loaded: &Loaded) -> Result<Map<String, Value>> {
+    let Some(text) = loaded.text.as_deref() else {
+        return Ok(Map::new());
+    };
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if body.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(body) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(HostsError::Malformed {
+            path: loaded.path.clone(),
+            line: 1,
+            column: 1,
+            what: format!(
+                "expected a JSON object at the top level, found {}",
+                kind(&other)
+            ),
+        }),
+        Err(e) => Err(HostsError::Malformed {
+            path: loaded.path.clone(),
+            line: e.line(),
+            column: e.column(),
+            what: format!("invalid JSON: {e}"),
+        }),
+    }
+}
+
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Pretty JSON with a trailing newline, indented with two spaces.
+pub fn render_json(obj: &Map<String, Value>) -> String {
+    render_json_like(obj, None)
+}
+
+/// Pretty JSON indented the way `original` was (tabs or N spaces; two spaces when it cannot
+/// tell), with a trailing newline.
+pub fn render_json_like(obj: &Map<String, Value>, original: Option<&str>) -> String {
+    use serde::Serialize;
+    let indent = original
+        .and_then(detect_indent)
+        .unwrap_or_else(|| "  ".to_string());
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    if obj.serialize(&mut ser).is_err() {
+        return "{}\n".into();
+    }
+    let mut s = String::from_utf8(buf).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+/// The indentation of the first indented line of a JSON text.
+fn detect_indent(text: &str) -> Option<String> {
+    text.lines().skip(1).find_map(|l| {
+        let ws: String = l.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        (!ws.is_empty() && ws.len() <= 8 && !l.trim().is_empty()).then_some(ws)
+    })
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    Unchanged,
+    Created,
+    Updated { backup: Option<PathBuf> },
+    Removed { backup: Option<PathBuf> },
+}
+
+/// Replaces the file's content with `new` (or removes the file when `new` is `None`),
+/// keeping a one-time backup of what was there.
+pub fn store(loaded: &Loaded, new: Option<&str>) -> Result<Written> {
+    store_inner(loaded, new, true)
+}
+
+/// Like [`store`] for a file tokenjuice owns whole (nothing of the user's to back up).
+pub fn store_owned(loaded: &Loaded, new: Option<&str>) -> Result<Written> {
+    store_inner(loaded, new, false)
+}
+
+fn store_inner(loaded: &Loaded, new: Option<&str>, keep_backup: bool) -> Result<Written> {
+    if loaded.text.as_deref() == new {
+        return Ok(Written::Unchanged);
+    }
+    let target = &loaded.target;
+    // Compare-and-swap: the file must still hold what we read.
+    let now = match std::fs::read(target) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(HostsError::Read {
+                path: target.clone(),
+                source: e,
+            })
+        }
+    };
+    if now.as_deref() != loaded.text.as_deref().map(str::as_bytes) {
+        return Err(HostsError::Changed {
+            path: loaded.path.clone(),
+        });
+    }
+    let backup = match &loaded.text {
+        Some(old) if keep_backup => backup_once(target, old)?,
+        _ => None,
+    };
+    let Some(new) = new else {
+        std::fs::remove_file(target).map_err(|e| HostsError::Write {
+            path: target.clone(),
+            source: e,
+        })?;
+        return Ok(Written::Removed { backup });
+    };
+    write_atomic(target, new.as_bytes())?;
+    Ok(if loaded.text.is_some() {
+        Written::Updated { backup }
+    } else {
+        Written::Created
+    })
+}
+
+/// Copies the original to `<file>.bak` unless a `.bak` already exists.
+fn backup_once(target: &Path, old: &str) -> Result<Option<PathBuf>> {
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    let bak = target.with_file_name(name);
+    if std::fs::symlink_metadata(&bak).is_ok() {
+        return Ok(None);
+    }
+    let mode = std::fs::metadata(target)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0o600);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&bak)
+        .map_err(|e| HostsError::Write {
+            path: bak.clone(),
+            source: e,
+        })?;
+    f.write_all(old.as_bytes())
+        .and_then(|_| f.set_permissions(std::fs::Permissions::from_mode(mode)))
+        .map_err(|e| HostsError::Write {
+            path: bak.clone(),
+            source: e,
+        })?;
+    Ok(Some(bak))
+}
+
+fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let werr = |e: std::io::Error| HostsError::Write {
+        path: target.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(dir).map_err(werr)?;
+    let mode = std::fs::metadata(target)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .ok();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tokenjuice-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(werr)?;
+    tmp.write_all(bytes).map_err(werr)?;
+    let mode = mode.unwrap_or(0o644);
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(werr)?;
+    tmp.as_file().sync_all().map_err(werr)?;
+    tmp.persist(target).map_err(|e| werr(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_json_reports_line_and_column() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "{\n  \"a\": 1,\n  \"b\": ,\n}\n").unwrap();
+        let err = parse_object(&load(&p).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("s.json:3:"), "{err}");
+        assert!(err.contains("untouched"), "{err}");
+    }
+
+    #[test]
+    fn indentation_of_the_users_file_is_kept() {
+        let mut m = Map::new();
+        m.insert("a".into(), serde_json::json!({"b": 1}));
+        assert_eq!(
+            render_json_like(&m, Some("{\n    \"x\": 1\n}")),
+            "{\n    \"a\": {\n        \"b\": 1\n    }\n}\n"
+        );
+        assert_eq!(
+            render_json_like(&m, Some("{\n\t\"x\": 1\n}")),
+            "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}\n"
+        );
+        assert_eq!(render_json_like(&m, Some("{\"x\":1}")), render_json(&m));
+    }
+
+    #[test]
+    fn backup_is_made_once_and_never_overwritten() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "first").unwrap();
+        store(&load(&p).unwrap(), Some("second")).unwrap();
+        store(&load(&p).unwrap(), Some("third")).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "third");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("s.json.bak")).unwrap(),
+            "first"
+        );
+    }
+
+    #[test]
+    fn symlinked_file_is_written_through_and_mode_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("dotfiles/settings.json");
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, "{}").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = d.path().join("settings.json");
+        std::os::unix::fs::symlink("dotfiles/settings.json", &link).unwrap();
+        store(&load(&link).unwrap(), Some("{\"a\":1}")).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "{\"a\":1}");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn a_file_changed_since_reading_is_not_clobbered() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "one").unwrap();
+        let loaded = load(&p).unwrap();
+        std::fs::write(&p, "two").unwrap();
+        assert!(matches!(
+            store(&loaded, Some("three")),
+            Err(HostsError::Changed { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+    }
+}

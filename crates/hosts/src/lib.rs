@@ -1,0 +1,269 @@
+//! # tokenjuice-hosts
+//!
+//! Puts tokenjuice into AI coding agents and takes it out again, proves an install works,
+//! and answers the agents' hook calls.
+//!
+//! - [`registry`]: every host as a row of data (config path and its environment overrides,
+//!   shape, event, matcher, timeout, answer style, shell order) — hook hosts
+//!   ([`registry::HOOK_HOSTS`]) and guidance-only agents ([`registry::GUIDANCE_HOSTS`]).
+//! - [`install`] / [`uninstall`]: edit the host's file keeping everything that is not ours
+//!   ([`edit`], [`files`]: atomic, one-time `.bak`, symlink-safe, refuses malformed files).
+//! - [`doctor`]: health with reasons and fixes, proven by running the installed hook through
+//!   the hooks engine (`tokenjuice_hooks::run_handler`).
+//! - [`entry`]: the `<host>-pre-tool-use` / `<host>-post-tool-use` entrypoints.
+//!
+//! Layering: this crate uses `tokenjuice-core` (shell quoting and parsing, compaction for
+//! post-tool hosts) and `tokenjuice-hooks` (dialects, payloads, the runner); the CLI uses it.
+
+pub mod doctor;
+pub mod edit;
+pub mod entry;
+pub mod env;
+pub mod error;
+pub mod files;
+pub mod guidance;
+pub mod launcher;
+pub mod owned;
+pub mod paths;
+pub mod payload;
+pub mod registry;
+pub mod rewrite;
+pub mod shell;
+
+use std::path::PathBuf;
+
+pub use doctor::{diagnose, Diagnosis, Health};
+pub use env::Env;
+pub use error::{HostsError, Result};
+pub use registry::{find, HookSpec, Mechanism, Target};
+
+use files::Written;
+use registry::Shape;
+
+/// What install or uninstall did, for the user.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub host: &'static str,
+    pub path: PathBuf,
+    pub changed: bool,
+    pub lines: Vec<String>,
+}
+
+fn written_line(w: &Written, path: &std::path::Path) -> Option<String> {
+    match w {
+        Written::Unchanged => None,
+        Written::Created => Some(format!("created {}", path.display())),
+        Written::Updated { backup } => Some(match backup {
+            Some(b) => format!(
+                "updated {} (original kept as {})",
+                path.display(),
+                b.display()
+            ),
+            None => format!("updated {}", path.display()),
+        }),
+        Written::Removed { backup } => Some(match backup {
+            Some(b) => format!(
+                "removed {} (original kept as {})",
+                path.display(),
+                b.display()
+            ),
+            None => format!("removed {}", path.display()),
+        }),
+    }
+}
+
+/// `tokenjuice install <host> [--local]`.
+pub fn install(target: Target, local: bool, env: &Env) -> Result<Report> {
+    match target {
+        Target::Hook(spec) => install_hook(spec, local, env),
+        Target::Guidance(spec) => {
+            let path = paths::config_path(&spec.anchor, spec.file, env)?;
+            let loaded = files::load(&path)?;
+            let new = guidance::installed(spec, loaded.text.as_deref()).map_err(|what| {
+                HostsError::Shape {
+                    path: path.clone(),
+                    what,
+                    fix: format!(
+                        "fix or move the file aside, then run `tokenjuice install {}` again",
+                        spec.id
+                    ),
+                }
+            })?;
+            let w = match spec.style {
+                registry::GuidanceStyle::OwnedFile { .. } => {
+                    files::store_owned(&loaded, Some(&new))?
+                }
+                registry::GuidanceStyle::MarkdownBlock => files::store(&loaded, Some(&new))?,
+            };
+            let mut lines: Vec<String> = written_line(&w, &path).into_iter().collect();
+            if w == Written::Unchanged {
+                lines.push(format!(
+                    "{} already holds the current tokenjuice guidance",
+                    path.display()
+                ));
+            }
+            lines.push(
+                "guidance only: the model is asked to run noisy commands through `tokenjuice wrap`"
+                    .into(),
+            );
+            Ok(Report {
+                host: spec.id,
+                path,
+                changed: w != Written::Unchanged,
+                lines,
+            })
+        }
+    }
+}
+
+fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Report> {
+    let path = paths::config_path(&spec.anchor, spec.file, env)?;
+    let (launcher, why) = launcher::resolve(local, env)?;
+    let loaded = files::load(&path)?;
+    let mut lines = Vec::new();
+    let new_text = match spec.shape {
+        Shape::OwnedFile { template } => {
+            if let Some(t) = &loaded.text {
+                if !owned::is_ours(t) {
+                    return Err(HostsError::Shape {
+                        path,
+                        what: "the file exists and was not written by tokenjuice".into(),
+                        fix: format!(
+                            "move it aside, then run `tokenjuice install {}` again",
+                            spec.id
+                        ),
+                    });
+                }
+            }
+            owned::render(template, spec.id, &launcher)
+        }
+        Shape::Groups { .. } | Shape::Flat => {
+            let root = files::parse_object(&loaded)?;
+            let with_wrap = spec.mechanism == Mechanism::PreToolRewrite;
+            let command = launcher.hook_command(&spec.entry_subcommand(), with_wrap);
+            let (root, removed) = edit::install(spec, root, &command, &path)?;
+            if removed > 0 {
+                lines.push(format!(
+                    "removed {removed} older tokenjuice entr{} (migrated in place)",
+                    if removed == 1 { "y" } else { "ies" }
+                ));
+            }
+            if let Some(f) = edit::find(spec, &root).into_iter().find(|f| !f.legacy) {
+                lines.push(format!("entry {}: {}", f.location, f.command(spec)));
+            }
+            files::render_json_like(&root, loaded.text.as_deref())
+        }
+    };
+    let w = match spec.shape {
+        Shape::OwnedFile { .. } => files::store_owned(&loaded, Some(&new_text))?,
+        _ => files::store(&loaded, Some(&new_text))?,
+    };
+    let mut out: Vec<String> = written_line(&w, &path).into_iter().collect();
+    if w == Written::Unchanged {
+        out.push(format!(
+            "{} already holds the current tokenjuice entry",
+            path.display()
+        ));
+    }
+    out.push(format!("launcher: {} ({why})", launcher.path));
+    out.extend(lines);
+    if let Some(n) = spec.note {
+        out.push(format!("note: {n}"));
+    }
+    out.push(format!("check it with `tokenjuice doctor {}`", spec.id));
+    Ok(Report {
+        host: spec.id,
+        path,
+        changed: w != Written::Unchanged,
+        lines: out,
+    })
+}
+
+/// `tokenjuice uninstall <host>`.
+pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
+    let (id, path) = match target {
+        Target::Hook(s) => (s.id, paths::config_path(&s.anchor, s.file, env)?),
+        Target::Guidance(s) => (s.id, paths::config_path(&s.anchor, s.file, env)?),
+    };
+    let loaded = files::load(&path)?;
+    let Some(text) = loaded.text.clone() else {
+        return Ok(Report {
+            host: id,
+            lines: vec![format!(
+                "nothing to remove: {} does not exist",
+                path.display()
+            )],
+            path,
+            changed: false,
+        });
+    };
+    let new: Option<String> = match target {
+        Target::Guidance(_) => guidance::removed(&text).map_err(|what| HostsError::Shape {
+            path: path.clone(),
+            what,
+            fix: "remove the partial tokenjuice block by hand".into(),
+        })?,
+        Target::Hook(spec) => match spec.shape {
+            Shape::OwnedFile { .. } => {
+                if !owned::is_ours(&text) {
+                    return Ok(Report {
+                        host: id,
+                        lines: vec![format!(
+                            "left {} alone: it was not written by tokenjuice",
+                            path.display()
+                        )],
+                        path,
+                        changed: false,
+                    });
+                }
+                None
+            }
+            _ => {
+                let root = files::parse_object(&loaded)?;
+                let (root, removed) = edit::uninstall(spec, root, &path)?;
+                if removed == 0 {
+                    return Ok(Report {
+                        host: id,
+                        lines: vec![format!(
+                            "nothing to remove: no tokenjuice entry in {}",
+                            path.display()
+                        )],
+                        path,
+                        changed: false,
+                    });
+                }
+                let only_shell = spec.shape == Shape::Flat
+                    && root.iter().all(|(k, v)| {
+                        k == "version"
+                            || (k == "hooks" && v.as_object().is_some_and(|m| m.is_empty()))
+                    });
+                if only_shell {
+                    None
+                } else {
+                    Some(files::render_json_like(&root, Some(&text)))
+                }
+            }
+        },
+    };
+    let owned = match target {
+        Target::Hook(s) => matches!(s.shape, Shape::OwnedFile { .. }),
+        Target::Guidance(g) => matches!(g.style, registry::GuidanceStyle::OwnedFile { .. }),
+    };
+    let w = if owned {
+        files::store_owned(&loaded, new.as_deref())?
+    } else {
+        files::store(&loaded, new.as_deref())?
+    };
+    let lines = written_line(&w, &path).into_iter().collect::<Vec<_>>();
+    let lines = if lines.is_empty() {
+        vec![format!("nothing to remove in {}", path.display())]
+    } else {
+        lines
+    };
+    Ok(Report {
+        host: id,
+        path,
+        changed: w != Written::Unchanged,
+        lines,
+    })
+}

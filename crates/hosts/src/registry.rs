@@ -1,0 +1,567 @@
+//! Every host is a row of data: where its config lives, what shape it has, which event and
+//! matcher we hook, how the hook answers. Code elsewhere reads these rows; only what is
+//! truly different between hosts (an answer style, a file shape) is a variant.
+
+use tokenjuice_hooks::Host as Dialect;
+
+/// How tokenjuice reaches the model's view of a command's output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mechanism {
+    /// A pre-tool hook rewrites the command to run through `tokenjuice wrap`; the compacted
+    /// output is the tool result.
+    PreToolRewrite,
+    /// A post-tool hook replaces the tool result with the compacted text.
+    PostToolReplace,
+    /// An extension/plugin file inside the host (pi, opencode).
+    Extension,
+    /// A marked block in an instruction file telling the model to use `tokenjuice wrap`.
+    Guidance,
+}
+
+impl Mechanism {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::PreToolRewrite => "pre-tool rewrite",
+            Mechanism::PostToolReplace => "post-tool replace",
+            Mechanism::Extension => "extension",
+            Mechanism::Guidance => "guidance",
+        }
+    }
+}
+
+/// The directory a config file is relative to.
+#[derive(Clone, Copy, Debug)]
+pub enum Anchor {
+    /// The first of `env` that is set (a directory), else `$HOME/<dir>`.
+    Home {
+        env: &'static [&'static str],
+        dir: &'static str,
+    },
+    /// The first of `env` that is set, else `$XDG_CONFIG_HOME/<sub>`, else `~/.config/<sub>`.
+    XdgConfig {
+        env: &'static [&'static str],
+        sub: &'static str,
+    },
+    /// `<project>/<dir>`; the project is the first of `env` that is set, else
+    /// `TOKENJUICE_PROJECT_DIR`, else the git root above the working directory, else it.
+    Project {
+        env: &'static [&'static str],
+        dir: &'static str,
+    },
+}
+
+/// Shape of a hook config file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Claude-style `{"hooks": {Event: [{"matcher", "hooks": [handler…]}]}}`; `root: None`
+    /// when the events sit at the top level (Devin).
+    Groups { root: Option<&'static str> },
+    /// `{"version": 1, "hooks": {event: [handler-with-matcher…]}}` (Cursor, Copilot).
+    Flat,
+    /// A whole file tokenjuice owns (pi extension, opencode plugin).
+    OwnedFile { template: &'static str },
+}
+
+/// How a pre-tool hook spells "run this instead" (and "no change").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `hookSpecificOutput.updatedInput`, no permission decision (Claude Code, VS Code,
+    /// Droid, Devin).
+    UpdatedInput,
+    /// `hookSpecificOutput.modifiedInput` with `permissionDecision: "allow"` (CodeBuddy's
+    /// hook reference applies the rewrite only then).
+    CodeBuddy,
+    /// `hookSpecificOutput.updatedInput` with `permissionDecision: "allow"`: Codex accepts a
+    /// rewrite only in that form and does not treat the `allow` as an approval.
+    Codex,
+    /// Cursor's top-level `updated_input` with `permission: "allow"`: Cursor applies the
+    /// rewrite only with an allow or deny.
+    Cursor,
+    /// Gemini's `hookSpecificOutput.tool_input`, merged over the model's arguments.
+    Gemini,
+    /// Qwen Code: `updatedInput` needs a permission decision; tokenjuice rewrites only when
+    /// the session is in `yolo` mode, where nothing would have been asked.
+    Qwen,
+    /// Copilot CLI post-tool: `modifiedResult` with the compacted `textResultForLlm`.
+    CopilotResult,
+    /// No hook answer (extensions).
+    None,
+}
+
+/// A host reached through a hook or an extension file.
+#[derive(Debug)]
+pub struct HookSpec {
+    pub id: &'static str,
+    pub display: &'static str,
+    pub aliases: &'static [&'static str],
+    pub mechanism: Mechanism,
+    pub anchor: Anchor,
+    pub file: &'static str,
+    pub shape: Shape,
+    /// The event our entry sits under.
+    pub event: &'static str,
+    pub matcher: Option<&'static str>,
+    /// Key of the command in a handler (`command`; Copilot uses `bash`).
+    pub command_key: &'static str,
+    pub status_message: Option<&'static str>,
+    /// `(key, value)` of the timeout written into the handler.
+    pub timeout: Option<(&'static str, u64)>,
+    /// Handlers carry `name`/`description` (Gemini, Qwen).
+    pub named: bool,
+    /// Tool names of the host's shell tool, as sent in the payload.
+    pub tools: &'static [&'static str],
+    pub answer: Answer,
+    /// `TOKENJUICE_<HOST>_SHELL`.
+    pub shell_env: &'static str,
+    /// Tried after `tool_input.shell`, the variable above and `SHELL`.
+    pub shell_fallbacks: &'static [&'static str],
+    /// On native Windows the hook denies with a reason asking for WSL.
+    pub windows_deny: bool,
+    /// The hooks-engine dialect used to run the installed hook in `doctor`.
+    pub dialect: Dialect,
+    /// A fact the user must know (permission posture, trust step); printed by doctor.
+    pub note: Option<&'static str>,
+}
+
+impl HookSpec {
+    /// The subcommand the host calls.
+    pub fn entry_subcommand(&self) -> String {
+        match self.mechanism {
+            Mechanism::PostToolReplace => format!("{}-post-tool-use", self.id),
+            _ => format!("{}-pre-tool-use", self.id),
+        }
+    }
+}
+
+const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
+
+/// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
+pub const LEGACY_STATUS: &str = "compacting bash output with tokenjuice";
+
+pub static HOOK_HOSTS: &[HookSpec] = &[
+    HookSpec {
+        id: "codebuddy",
+        display: "CodeBuddy",
+        aliases: &["code-buddy"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["CODEBUDDY_CONFIG_DIR", "CODEBUDDY_HOME"],
+            dir: ".codebuddy",
+        },
+        file: "settings.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        command_key: "command",
+        status_message: STATUS,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["execute_command", "Bash"],
+        answer: Answer::CodeBuddy,
+        shell_env: "TOKENJUICE_CODEBUDDY_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: true,
+        dialect: Dialect::CodeBuddy,
+        note: Some("CodeBuddy applies a hook's modifiedInput only together with permissionDecision \"allow\" (its hook reference), so the rewrite answers allow; a command the model marked requires_approval:true is left unwrapped so CodeBuddy still asks for it"),
+    },
+    HookSpec {
+        id: "cursor",
+        display: "Cursor",
+        aliases: &[],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["CURSOR_HOME"],
+            dir: ".cursor",
+        },
+        file: "hooks.json",
+        shape: Shape::Flat,
+        event: "preToolUse",
+        matcher: Some("Shell"),
+        command_key: "command",
+        status_message: None,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["Shell"],
+        answer: Answer::Cursor,
+        shell_env: "TOKENJUICE_CURSOR_SHELL",
+        shell_fallbacks: &["sh"],
+        windows_deny: true,
+        dialect: Dialect::Cursor,
+        note: Some("Cursor applies a hook's updated_input only together with permission \"allow\" or \"deny\" (rtk-ai/rtk#3213), so the rewrite answers allow: there is no other way to rewrite in Cursor, and that allow can spare a command Cursor's own approval prompt"),
+    },
+    HookSpec {
+        id: "claude-code",
+        display: "Claude Code",
+        aliases: &["claude", "claudecode"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["CLAUDE_CONFIG_DIR", "CLAUDE_HOME"],
+            dir: ".claude",
+        },
+        file: "settings.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        command_key: "command",
+        status_message: STATUS,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["Bash"],
+        answer: Answer::UpdatedInput,
+        shell_env: "TOKENJUICE_CLAUDE_CODE_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: None,
+    },
+    HookSpec {
+        id: "codex",
+        display: "Codex CLI",
+        aliases: &["codex-cli"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["CODEX_HOME"],
+            dir: ".codex",
+        },
+        file: "hooks.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "PreToolUse",
+        matcher: Some("Bash"),
+        command_key: "command",
+        status_message: STATUS,
+        timeout: Some(("timeout", 30)),
+        named: false,
+        tools: &["Bash"],
+        answer: Answer::Codex,
+        shell_env: "TOKENJUICE_CODEX_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Codex,
+        note: Some("Codex accepts a rewrite only as updatedInput + permissionDecision \"allow\"; its PreToolUse result carries no approval (codex-rs/core hook_runtime.rs), so sandbox and approval policy still apply to the wrapped command. Codex runs a user hook only after you trust it in /hooks"),
+    },
+    HookSpec {
+        id: "pi",
+        display: "pi",
+        aliases: &["pi-coding-agent"],
+        mechanism: Mechanism::Extension,
+        anchor: Anchor::Home {
+            env: &["PI_CODING_AGENT_DIR"],
+            dir: ".pi/agent",
+        },
+        file: "extensions/tokenjuice.ts",
+        shape: Shape::OwnedFile {
+            template: include_str!("templates/pi-extension.ts"),
+        },
+        event: "tool_result",
+        matcher: None,
+        command_key: "command",
+        status_message: None,
+        timeout: None,
+        named: false,
+        tools: &["bash"],
+        answer: Answer::None,
+        shell_env: "",
+        shell_fallbacks: &[],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
+    },
+    HookSpec {
+        id: "gemini-cli",
+        display: "Gemini CLI",
+        aliases: &["gemini"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["GEMINI_HOME"],
+            dir: ".gemini",
+        },
+        file: "settings.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "BeforeTool",
+        matcher: Some("run_shell_command"),
+        command_key: "command",
+        status_message: None,
+        timeout: Some(("timeout", 10000)),
+        named: true,
+        tools: &["run_shell_command"],
+        answer: Answer::Gemini,
+        shell_env: "TOKENJUICE_GEMINI_CLI_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Gemini,
+        note: None,
+    },
+    HookSpec {
+        id: "qwen-code",
+        display: "Qwen Code",
+        aliases: &["qwen"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &[],
+            dir: ".qwen",
+        },
+        file: "settings.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "PreToolUse",
+        matcher: Some("^run_shell_command$"),
+        command_key: "command",
+        status_message: STATUS,
+        timeout: Some(("timeout", 10000)),
+        named: true,
+        tools: &["run_shell_command"],
+        answer: Answer::Qwen,
+        shell_env: "TOKENJUICE_QWEN_CODE_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: Some("Qwen Code applies updatedInput only with a permissionDecision, and \"allow\" skips its approval prompt; tokenjuice therefore rewrites only in yolo mode (where nothing is asked) and leaves commands alone in every other mode"),
+    },
+    HookSpec {
+        id: "copilot-cli",
+        display: "GitHub Copilot CLI",
+        aliases: &["copilot"],
+        mechanism: Mechanism::PostToolReplace,
+        anchor: Anchor::Home {
+            env: &["COPILOT_HOME"],
+            dir: ".copilot",
+        },
+        file: "hooks/tokenjuice-cli.json",
+        shape: Shape::Flat,
+        event: "postToolUse",
+        matcher: None,
+        command_key: "bash",
+        status_message: None,
+        timeout: Some(("timeoutSec", 10)),
+        named: false,
+        tools: &["bash", "shell"],
+        answer: Answer::CopilotResult,
+        shell_env: "",
+        shell_fallbacks: &[],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: None,
+    },
+    HookSpec {
+        id: "vscode-copilot",
+        display: "VS Code Copilot agent",
+        aliases: &["vscode"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &[],
+            dir: ".copilot",
+        },
+        file: "hooks/tokenjuice-vscode.json",
+        shape: Shape::Flat,
+        event: "PreToolUse",
+        matcher: Some("runTerminalCommand|run_in_terminal"),
+        command_key: "command",
+        status_message: None,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["runTerminalCommand", "run_in_terminal"],
+        answer: Answer::UpdatedInput,
+        shell_env: "TOKENJUICE_VSCODE_COPILOT_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: Some("VS Code runs hooks only with chat.useHooks enabled and in a trusted workspace"),
+    },
+    HookSpec {
+        id: "droid",
+        display: "Factory Droid",
+        aliases: &["factory"],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Home {
+            env: &["FACTORY_HOME"],
+            dir: ".factory",
+        },
+        file: "settings.json",
+        shape: Shape::Groups {
+            root: Some("hooks"),
+        },
+        event: "PreToolUse",
+        matcher: Some("Execute"),
+        command_key: "command",
+        status_message: None,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["Execute"],
+        answer: Answer::UpdatedInput,
+        shell_env: "TOKENJUICE_DROID_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: None,
+    },
+    HookSpec {
+        id: "devin",
+        display: "Devin (local)",
+        aliases: &[],
+        mechanism: Mechanism::PreToolRewrite,
+        anchor: Anchor::Project {
+            env: &["DEVIN_PROJECT_DIR"],
+            dir: ".devin",
+        },
+        file: "hooks.v1.json",
+        shape: Shape::Groups { root: None },
+        event: "PreToolUse",
+        matcher: Some("exec"),
+        command_key: "command",
+        status_message: None,
+        timeout: Some(("timeout", 10)),
+        named: false,
+        tools: &["exec"],
+        answer: Answer::UpdatedInput,
+        shell_env: "TOKENJUICE_DEVIN_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: None,
+    },
+    HookSpec {
+        id: "opencode",
+        display: "opencode",
+        aliases: &[],
+        mechanism: Mechanism::Extension,
+        anchor: Anchor::XdgConfig {
+            env: &["OPENCODE_CONFIG_DIR"],
+            sub: "opencode",
+        },
+        file: "plugins/tokenjuice.js",
+        shape: Shape::OwnedFile {
+            template: include_str!("templates/opencode-plugin.js"),
+        },
+        event: "tool.execute.before",
+        matcher: None,
+        command_key: "command",
+        status_message: None,
+        timeout: None,
+        named: false,
+        tools: &["bash"],
+        answer: Answer::None,
+        shell_env: "TOKENJUICE_OPENCODE_SHELL",
+        shell_fallbacks: &["bash", "sh"],
+        windows_deny: false,
+        dialect: Dialect::Claude,
+        note: Some("opencode loads plugins at startup: restart it after install"),
+    },
+];
+
+/// Where a guidance block goes and in what form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuidanceStyle {
+    /// A block between HTML-comment markers inside a Markdown file the user may also edit.
+    MarkdownBlock,
+    /// A whole file tokenjuice owns, with a front-matter header (e.g. Cursor `.mdc` rules).
+    OwnedFile { header: &'static str },
+}
+
+/// A guidance-only agent: one row each.
+#[derive(Debug)]
+pub struct GuidanceSpec {
+    pub id: &'static str,
+    pub display: &'static str,
+    pub anchor: Anchor,
+    pub file: &'static str,
+    pub style: GuidanceStyle,
+}
+
+const P: Anchor = Anchor::Project { env: &[], dir: "" };
+
+pub static GUIDANCE_HOSTS: &[GuidanceSpec] = &[
+    GuidanceSpec { id: "agents-md", display: "AGENTS.md (Codex, Amp, Jules, opencode, …)", anchor: P, file: "AGENTS.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "claude-md", display: "CLAUDE.md", anchor: P, file: "CLAUDE.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "gemini-md", display: "GEMINI.md", anchor: P, file: "GEMINI.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "copilot-instructions", display: "GitHub Copilot repository instructions", anchor: P, file: ".github/copilot-instructions.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "cursor-rules", display: "Cursor project rules", anchor: P, file: ".cursor/rules/tokenjuice.mdc", style: GuidanceStyle::OwnedFile { header: "---\ndescription: Run noisy shell commands through tokenjuice\nalwaysApply: true\n---\n" } },
+    GuidanceSpec { id: "windsurf", display: "Windsurf rules", anchor: P, file: ".windsurf/rules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "---\ntrigger: always_on\n---\n" } },
+    GuidanceSpec { id: "cline", display: "Cline rules", anchor: P, file: ".clinerules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "" } },
+    GuidanceSpec { id: "roo", display: "Roo Code rules", anchor: P, file: ".roo/rules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "" } },
+    GuidanceSpec { id: "kiro", display: "Kiro steering", anchor: P, file: ".kiro/steering/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "---\ninclusion: always\n---\n" } },
+    GuidanceSpec { id: "continue", display: "Continue rules", anchor: P, file: ".continue/rules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "" } },
+    GuidanceSpec { id: "amazon-q", display: "Amazon Q Developer rules", anchor: P, file: ".amazonq/rules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "" } },
+    GuidanceSpec { id: "augment", display: "Augment rules", anchor: P, file: ".augment/rules/tokenjuice.md", style: GuidanceStyle::OwnedFile { header: "" } },
+    GuidanceSpec { id: "junie", display: "JetBrains Junie guidelines", anchor: P, file: ".junie/guidelines.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "goose", display: "Goose hints", anchor: P, file: ".goosehints", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "zed", display: "Zed rules", anchor: P, file: ".rules", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "trae", display: "Trae project rules", anchor: P, file: ".trae/rules/project_rules.md", style: GuidanceStyle::MarkdownBlock },
+    GuidanceSpec { id: "aider", display: "Aider conventions", anchor: P, file: "CONVENTIONS.md", style: GuidanceStyle::MarkdownBlock },
+];
+
+/// A host of any kind.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    Hook(&'static HookSpec),
+    Guidance(&'static GuidanceSpec),
+}
+
+impl Target {
+    pub fn id(&self) -> &'static str {
+        match self {
+            Target::Hook(h) => h.id,
+            Target::Guidance(g) => g.id,
+        }
+    }
+    pub fn mechanism(&self) -> Mechanism {
+        match self {
+            Target::Hook(h) => h.mechanism,
+            Target::Guidance(_) => Mechanism::Guidance,
+        }
+    }
+}
+
+/// Every host, hooks first, in table order.
+pub fn all() -> impl Iterator<Item = Target> {
+    HOOK_HOSTS
+        .iter()
+        .map(Target::Hook)
+        .chain(GUIDANCE_HOSTS.iter().map(Target::Guidance))
+}
+
+pub fn known_ids() -> String {
+    all().map(|t| t.id()).collect::<Vec<_>>().join(", ")
+}
+
+/// Finds a host by id or alias (case-insensitive).
+pub fn find(name: &str) -> crate::error::Result<Target> {
+    let lower = name.to_ascii_lowercase();
+    if let Some(h) = HOOK_HOSTS
+        .iter()
+        .find(|h| h.id == lower || h.aliases.contains(&lower.as_str()))
+    {
+        return Ok(Target::Hook(h));
+    }
+    if let Some(g) = GUIDANCE_HOSTS.iter().find(|g| g.id == lower) {
+        return Ok(Target::Guidance(g));
+    }
+    Err(crate::error::HostsError::UnknownHost {
+        name: name.to_string(),
+        known: known_ids(),
+    })
+}
+
+/// A `<host>-pre-tool-use` / `<host>-post-tool-use` subcommand that an older tokenjuice
+/// installed and this one no longer serves (e.g. `codex-post-tool-use`): the host id.
+pub fn retired_entry_host(sub: &str) -> Option<&'static HookSpec> {
+    let id = sub
+        .strip_suffix("-pre-tool-use")
+        .or_else(|| sub.strip_suffix("-post-tool-use"))?;
+    HOOK_HOSTS.iter().find(|h| h.id == id)
+}
+
+/// The hook host whose entry subcommand is `sub` (`codebuddy-pre-tool-use`).
+pub fn by_entry_subcommand(sub: &str) -> Option<&'static HookSpec> {
+    HOOK_HOSTS
+        .iter()
+        .find(|h| h.answer != Answer::None && h.entry_subcommand() == sub)
+}
