@@ -186,17 +186,14 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
 
     let pipelines = flatten(&script);
     let mut substantive: Vec<(usize, &shell::Pipeline)> = Vec::new();
-    let mut minor: Vec<(usize, &shell::Pipeline)> = Vec::new();
     let mut skipped = Vec::new();
     for (i, (_, p)) in pipelines.iter().enumerate() {
         match role(p) {
             Role::Setup => skipped.push(describe(p)),
-            Role::Minor => minor.push((i, p)),
             Role::Substantive => substantive.push((i, p)),
         }
     }
     let chosen = match substantive.len() {
-        0 => minor.last().copied(),
         1 => Some(substantive[0]),
         _ => None,
     };
@@ -320,8 +317,7 @@ fn flatten(s: &Script) -> Vec<(Option<Sep>, &shell::Pipeline)> {
 enum Role {
     /// Changes state, prints nothing worth classifying: `cd`, `export`, `set -e` …
     Setup,
-    /// Prints a little: `echo`, `printf`.
-    Minor,
+    /// Prints output (even `echo`: its lines must never be read as another command's).
     Substantive,
 }
 
@@ -355,7 +351,7 @@ fn role(p: &shell::Pipeline) -> Role {
             {
                 Role::Setup
             } else {
-                Role::Minor
+                Role::Substantive
             }
         }
         "command" | "type" | "which" if quiet_redirect => Role::Setup,

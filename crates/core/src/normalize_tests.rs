@@ -114,10 +114,17 @@ fn compound_commands_are_flagged() {
         assert!(r.compound, "{c}");
         assert!(r.argv.is_empty(), "{c}");
     }
-    // echo alone next to a real command does not make it compound
-    let r = n("cargo test; echo \"exit=$?\"");
+    // echo's output must never be read as part of another command's output
+    for c in [
+        "cargo test; echo \"exit=$?\"",
+        "git status && echo \"it's done\"",
+    ] {
+        assert!(n(c).compound, "{c}");
+    }
+    // echo into a file prints nothing
+    let r = n("echo x > notes.txt && git status");
     assert!(!r.compound);
-    assert_eq!(r.argv, argv(&["cargo", "test"]));
+    assert_eq!(r.argv, argv(&["git", "status"]));
 }
 
 #[test]
