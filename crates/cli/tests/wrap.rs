@@ -452,3 +452,24 @@ fn a_user_rule_with_a_bad_regex_that_wins_falls_back_with_one_warning() {
         "{err}"
     );
 }
+
+#[test]
+fn every_byte_value_passes_through_without_hanging() {
+    // a form feed once hung the token estimate: all 256 byte values, reduced and raw
+    let sb = Sandbox::new();
+    let script =
+        "python3 -c \"import sys; b=bytes(range(256)); sys.stdout.buffer.write((b+b'\\n')*50)\"";
+    for mode in [None, Some("--raw")] {
+        let mut args = vec!["wrap"];
+        args.extend(mode);
+        args.extend(["--", "sh", "-c", script]);
+        let out = sb
+            .cmd()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{mode:?}");
+        assert!(!out.stdout.is_empty());
+    }
+}

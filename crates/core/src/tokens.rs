@@ -58,8 +58,9 @@ pub fn features(b: &[u8]) -> Features {
             if i - start > 1 {
                 f[4] += 1;
             }
-        } else if c == b'\n' || c == b'\t' || c == b'\r' {
-            while i < n && (b[i] == b'\n' || b[i] == b'\t' || b[i] == b'\r') {
+        } else if c.is_ascii_whitespace() {
+            // line breaks, tabs, carriage returns, form feeds
+            while i < n && b[i] != b' ' && b[i].is_ascii_whitespace() {
                 i += 1;
             }
             f[5] += 1;
@@ -132,6 +133,18 @@ mod tests {
         let line = "   Compiling serde v1.0.219\n";
         assert!((5..=11).contains(&estimate(line)), "{}", estimate(line));
         assert_eq!(estimate("日本語"), 3);
+    }
+
+    #[test]
+    fn every_byte_terminates() {
+        // each byte value alone and in runs: the scan must always advance
+        for b in 0u8..=255 {
+            let one = [b];
+            let _ = estimate_bytes(&one);
+            let _ = estimate_bytes(&[b; 40]);
+            let _ = estimate_bytes(&[b'a', b, b' ', b, b'1']);
+        }
+        assert!(estimate("page one\x0cpage two") >= 4);
     }
 
     #[test]
