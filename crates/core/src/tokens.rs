@@ -56,8 +56,10 @@ pub fn estimate_bytes(b: &[u8]) -> u64 {
             }
             tokens += 1 + (i - start) as u64 / 8;
         } else if c < 0x80 {
-            // punctuation runs merge in pairs on average
+            // punctuation runs merge in pairs on average; the first byte always counts
+            // (a form feed is ASCII whitespace but none of the cases above)
             let start = i;
+            i += 1;
             while i < n
                 && b[i] < 0x80
                 && !b[i].is_ascii_alphanumeric()
@@ -109,6 +111,15 @@ mod tests {
         let line = "   Compiling serde v1.0.219\n";
         assert!((6..=11).contains(&estimate(line)), "{}", estimate(line));
         assert_eq!(estimate("日本語"), 3);
+    }
+
+    #[test]
+    fn every_control_byte_is_consumed() {
+        // a form feed used to stop the scan from advancing (an endless loop in wrap)
+        let all: Vec<u8> = (0..=255u8).collect();
+        assert!(estimate_bytes(&all) > 0);
+        assert_eq!(estimate_bytes(b"\x0c"), 1);
+        assert_eq!(estimate_bytes(b"a\x0c\x0cb"), 4);
     }
 
     #[test]
