@@ -4,6 +4,8 @@ mod capture;
 mod hooks_cmd;
 mod reduce_cmd;
 mod rules_env;
+mod run_store;
+mod store_cmd;
 mod verify;
 mod wrap;
 
@@ -40,6 +42,16 @@ enum Cmd {
     Verify(VerifyArgs),
     /// Load, validate and run Claude-Code-style hooks exactly as a host would.
     Hooks(hooks_cmd::HooksArgs),
+    /// List stored raw outputs (artifacts), newest first.
+    Ls(store_cmd::LsArgs),
+    /// Print a stored raw output, byte for byte.
+    Cat(store_cmd::CatArgs),
+    /// Tokens saved: totals, top reducers and commands, per day.
+    Stats(store_cmd::StatsArgs),
+    /// Commands that need a rule and rules that save little, from the history or one output.
+    Discover(store_cmd::DiscoverArgs),
+    /// Health checks: with no target, reducer health from the run history.
+    Doctor(store_cmd::DoctorArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -71,12 +83,26 @@ struct ReductionOpts {
     classifier: Option<String>,
 }
 
+/// What a run keeps on disk.
+#[derive(Args)]
+struct StoreOpts {
+    /// Keep the raw output as an artifact; the omission marker then names `tokenjuice cat <id>`
+    /// (also TOKENJUICE_STORE=1, or TOKENJUICE_<SOURCE>_STORE=1 for one host).
+    #[arg(long)]
+    store: bool,
+    /// Do not record this run in the history (also TOKENJUICE_STATS=0).
+    #[arg(long)]
+    no_stats: bool,
+}
+
 #[derive(Args)]
 struct WrapArgs {
     #[command(flatten)]
     out: OutputOpts,
     #[command(flatten)]
     red: ReductionOpts,
+    #[command(flatten)]
+    keep: StoreOpts,
     /// Who is calling (a host label such as claude-code or codebuddy), for stats.
     #[arg(long, value_name = "NAME")]
     source: Option<String>,
@@ -112,12 +138,22 @@ struct ReduceArgs {
     /// The host's tool name (default exec).
     #[arg(long, value_name = "NAME", default_value = "exec")]
     tool_name: String,
+    #[command(flatten)]
+    keep: StoreOpts,
+    /// Who is calling (a host label), for stats.
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
 }
 
 #[derive(Args)]
 struct ReduceJsonArgs {
     /// A file holding the JSON request; stdin when absent or `-`.
     file: Option<String>,
+    #[command(flatten)]
+    keep: StoreOpts,
+    /// Who is calling (a host label), for stats (or `options.source` in the request).
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
 }
 
 #[derive(Args)]
@@ -176,6 +212,8 @@ fn main() {
             raw: a.red.raw,
             classifier: a.red.classifier,
             source: a.source,
+            store: a.keep.store,
+            no_stats: a.keep.no_stats,
         }),
         Cmd::Reduce(a) => reduce_cmd::reduce(reduce_cmd::ReduceOpts {
             file: a.file,
@@ -186,8 +224,18 @@ fn main() {
             source_command: a.source_command,
             exit_code: a.exit_code,
             tool_name: a.tool_name,
+            store: a.keep.store,
+            no_stats: a.keep.no_stats,
+            source: a.source,
         }),
-        Cmd::ReduceJson(a) => reduce_cmd::reduce_json(a.file.as_deref()),
+        Cmd::ReduceJson(a) => reduce_cmd::reduce_json(
+            a.file.as_deref(),
+            reduce_cmd::JsonStoreOpts {
+                store: a.keep.store,
+                no_stats: a.keep.no_stats,
+                source: a.source,
+            },
+        ),
         Cmd::Verify(a) => verify::run(a.fixtures, a.format),
         Cmd::Hooks(a) => match hooks_cmd::run(a) {
             Ok(c) => c,
@@ -196,6 +244,11 @@ fn main() {
                 1
             }
         },
+        Cmd::Ls(a) => store_cmd::run("ls", || store_cmd::ls(a)),
+        Cmd::Cat(a) => store_cmd::run("cat", || store_cmd::cat(a)),
+        Cmd::Stats(a) => store_cmd::run("stats", || store_cmd::stats(a)),
+        Cmd::Discover(a) => store_cmd::run("discover", || store_cmd::discover(a)),
+        Cmd::Doctor(a) => store_cmd::run("doctor", || store_cmd::doctor(a)),
     };
     std::process::exit(code);
 }

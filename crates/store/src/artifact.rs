@@ -42,7 +42,10 @@ impl ArtifactId {
         if ok {
             Ok(ArtifactId(s.to_string()))
         } else {
-            Err(StoreError::BadId(s.chars().take(80).collect()))
+            // escaped, so a newline or a control character cannot forge output lines
+            Err(StoreError::BadId(
+                s.chars().take(80).flat_map(char::escape_debug).collect(),
+            ))
         }
     }
 

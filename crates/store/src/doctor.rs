@@ -13,6 +13,8 @@ pub const FALLBACK_SHARE_WARN: f64 = 0.35;
 pub const POOR_RATIO: f64 = 0.85;
 /// Fewer runs than this say too little for a `poor` verdict.
 pub const MIN_RUNS_FOR_POOR: u64 = 20;
+/// The fallback's share is only judged over at least this many runs.
+pub const MIN_RUNS_FOR_SHARE: u64 = 5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -100,7 +102,7 @@ pub fn health(h: &History, from_ms: i64, to_ms: i64) -> Result<Health, StoreErro
                 POOR_RATIO * 100.0
             ));
         }
-        if fallback_share_tokens >= FALLBACK_SHARE_WARN {
+        if u(runs) >= MIN_RUNS_FOR_SHARE && fallback_share_tokens >= FALLBACK_SHARE_WARN {
             if verdict == Verdict::Good {
                 verdict = Verdict::Warn;
             }
@@ -116,9 +118,13 @@ pub fn health(h: &History, from_ms: i64, to_ms: i64) -> Result<Health, StoreErro
                 verdict = Verdict::Warn;
             }
             reasons.push(format!(
-                "{} rule{} save little: {}",
+                "{} {} little: {}",
                 weak.len(),
-                if weak.len() == 1 { "" } else { "s" },
+                if weak.len() == 1 {
+                    "rule saves"
+                } else {
+                    "rules save"
+                },
                 weak.iter()
                     .take(3)
                     .map(|c| c.key.as_str())

@@ -424,3 +424,30 @@ impl History {
         self.ino
     }
 }
+
+/// Move spooled records into the database now (reports call this so they count every
+/// run). Returns how many were moved.
+pub fn flush_spool(home: &Home, busy_ms: u32) -> Result<usize, StoreError> {
+    if !home.spool_path().exists() {
+        return Ok(0);
+    }
+    let mut h = History::open_for_write(home, busy_ms)?;
+    let Some(claimed) = spool::claim(&home.spool_path()) else {
+        return Ok(0);
+    };
+    let n = claimed.records.len();
+    if n == 0 {
+        claimed.done();
+        return Ok(0);
+    }
+    match h.insert_all(&claimed.records) {
+        Ok(_) => {
+            claimed.done();
+            Ok(n)
+        }
+        Err(e) => {
+            claimed.give_back();
+            Err(e)
+        }
+    }
+}

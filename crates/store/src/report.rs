@@ -143,16 +143,40 @@ fn group(key: String, sums: Sums) -> Group {
 
 /// Build the report for runs in `[from_ms, to_ms)`.
 pub fn build(h: &History, from_ms: i64, to_ms: i64, tz: &TimeZone) -> Result<Report, StoreError> {
+    build_for(h, from_ms, to_ms, tz, None)
+}
+
+/// The report for one source (host label) only.
+pub fn build_for_source(
+    h: &History,
+    from_ms: i64,
+    to_ms: i64,
+    tz: &TimeZone,
+    source: &str,
+) -> Result<Report, StoreError> {
+    build_for(h, from_ms, to_ms, tz, Some(source))
+}
+
+/// Runs in the window (`?1`, `?2`), of one source when `?3` is not NULL.
+const WINDOW: &str = "ts_ms >= ?1 AND ts_ms < ?2 AND (?3 IS NULL OR source = ?3)";
+
+fn build_for(
+    h: &History,
+    from_ms: i64,
+    to_ms: i64,
+    tz: &TimeZone,
+    source: Option<&str>,
+) -> Result<Report, StoreError> {
     let c = h.conn();
     let err = |e| StoreError::sql("read runs", h.path(), e);
     let (totals, truncated, failed, fallback, raw_runs) = c
         .query_row(
             &format!(
                 "SELECT {SUMS}, COALESCE(SUM(capture_truncated),0), COALESCE(SUM(exit_code IS NOT NULL AND exit_code != 0),0),
-                        COALESCE(SUM(rule_id = ?3),0), COALESCE(SUM(mode IN ('raw','exact-read')),0)
-                 FROM runs WHERE ts_ms >= ?1 AND ts_ms < ?2"
+                        COALESCE(SUM(rule_id = ?4),0), COALESCE(SUM(mode IN ('raw','exact-read')),0)
+                 FROM runs WHERE {WINDOW}"
             ),
-            params![from_ms, to_ms, FALLBACK],
+            params![from_ms, to_ms, source, FALLBACK],
             |r| {
                 Ok((
                     sums_at(r, 0)?,
@@ -167,12 +191,12 @@ pub fn build(h: &History, from_ms: i64, to_ms: i64, tz: &TimeZone) -> Result<Rep
     let grouped = |key_sql: &str| -> Result<Vec<Group>, StoreError> {
         let mut st = c
             .prepare(&format!(
-                "SELECT {key_sql} AS k, {SUMS} FROM runs WHERE ts_ms >= ?1 AND ts_ms < ?2
+                "SELECT {key_sql} AS k, {SUMS} FROM runs WHERE {WINDOW}
                  GROUP BY k ORDER BY SUM(raw_tokens) - SUM(reduced_tokens) DESC, COUNT(*) DESC, k"
             ))
             .map_err(err)?;
         let rows = st
-            .query_map(params![from_ms, to_ms], |r| {
+            .query_map(params![from_ms, to_ms, source], |r| {
                 Ok(group(r.get::<_, String>(0)?, sums_at(r, 1)?))
             })
             .map_err(err)?;
@@ -184,7 +208,7 @@ pub fn build(h: &History, from_ms: i64, to_ms: i64, tz: &TimeZone) -> Result<Rep
     )?;
     let sources = grouped("source")?;
     let families = grouped("family")?;
-    let days = days(h, from_ms, to_ms, tz)?;
+    let days = days(h, from_ms, to_ms, tz, source)?;
     let u = |n: i64| u64::try_from(n).unwrap_or(0);
     Ok(Report {
         from_ms,
@@ -207,16 +231,22 @@ pub fn build(h: &History, from_ms: i64, to_ms: i64, tz: &TimeZone) -> Result<Rep
 
 /// Per-day sums in `tz` for every day of `[from_ms, to_ms)`, empty days included,
 /// oldest first.
-fn days(h: &History, from_ms: i64, to_ms: i64, tz: &TimeZone) -> Result<Vec<Group>, StoreError> {
+fn days(
+    h: &History,
+    from_ms: i64,
+    to_ms: i64,
+    tz: &TimeZone,
+    source: Option<&str>,
+) -> Result<Vec<Group>, StoreError> {
     let err = |e| StoreError::sql("read runs", h.path(), e);
     let mut st = h
         .conn()
         .prepare(&format!(
-            "SELECT ts_ms / 900000 AS q, {SUMS} FROM runs WHERE ts_ms >= ?1 AND ts_ms < ?2 GROUP BY q ORDER BY q"
+            "SELECT ts_ms / 900000 AS q, {SUMS} FROM runs WHERE {WINDOW} GROUP BY q ORDER BY q"
         ))
         .map_err(err)?;
     let rows = st
-        .query_map(params![from_ms, to_ms], |r| {
+        .query_map(params![from_ms, to_ms, source], |r| {
             Ok((r.get::<_, i64>(0)?, sums_at(r, 1)?))
         })
         .map_err(err)?;

@@ -118,9 +118,12 @@ fn shrink_history(h: &History, excess: u64) -> Result<u64, StoreError> {
             params![i64::try_from(n).unwrap_or(i64::MAX)],
         )
         .map_err(err)?;
-    h.conn()
-        .execute_batch("PRAGMA incremental_vacuum;")
-        .map_err(err)?;
+    // the pragma frees pages as it is stepped: run it to the end
+    {
+        let mut st = h.conn().prepare("PRAGMA incremental_vacuum").map_err(err)?;
+        let mut rows = st.query([]).map_err(err)?;
+        while rows.next().map_err(err)?.is_some() {}
+    }
     // move the freed pages out of the WAL and truncate it; skipped if readers are busy
     let _ = h
         .conn()

@@ -4,7 +4,8 @@
 //! `/etc/localtime`) through `jiff`, so no zone tables are embedded in the binary.
 
 use jiff::civil::Date;
-use jiff::tz::{Offset, TimeZone};
+use jiff::tz::Offset;
+pub use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
 
 use crate::StoreError;
@@ -16,11 +17,16 @@ fn bad(origin: &str, message: String) -> StoreError {
     }
 }
 
+/// The system's zone (`TZ`, `/etc/localtime`), UTC when it cannot be told.
+pub fn local_zone() -> TimeZone {
+    TimeZone::try_system().unwrap_or(TimeZone::UTC)
+}
+
 /// `local`, `utc`, an IANA name (`Europe/Paris`) or a fixed offset (`+02:00`, `-0530`).
 pub fn zone(spec: &str) -> Result<TimeZone, StoreError> {
     let s = spec.trim();
     match s.to_ascii_lowercase().as_str() {
-        "local" => return Ok(TimeZone::try_system().unwrap_or(TimeZone::UTC)),
+        "local" => return Ok(local_zone()),
         "utc" | "z" | "gmt" => return Ok(TimeZone::UTC),
         _ => {}
     }
