@@ -7,14 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use jiff::civil::Date;
-use jiff::tz::TimeZone;
-use jiff::ToSpan;
 use rusqlite::params;
 use serde::Serialize;
 
 use crate::history::History;
-use crate::timefmt;
+use crate::timefmt::{self, Date, TimeZone};
 use crate::StoreError;
 
 /// Rule id of the generic fallback.
@@ -262,18 +259,18 @@ fn days(
         return Ok(Vec::new());
     }
     // Every day of the window, empty ones too; at most MAX_DAYS (the newest).
-    let start = timefmt::day_of(from_ms, tz);
     let end = timefmt::day_of(to_ms.saturating_sub(1), tz);
-    let start = end
-        .checked_sub(((MAX_DAYS - 1) as i64).days())
-        .map_or(start, |floor| start.max(floor));
+    let floor = to_ms.saturating_sub(MAX_DAYS as i64 * 86_400_000);
+    let mut d = timefmt::day_of(from_ms.max(floor), tz);
     let mut out = Vec::new();
-    let mut d = start;
     while d <= end {
-        out.push(group(d.to_string(), by_day.remove(&d).unwrap_or_default()));
-        match d.checked_add(1.day()) {
-            Ok(n) => d = n,
-            Err(_) => break,
+        out.push(group(
+            timefmt::date_key(d),
+            by_day.remove(&d).unwrap_or_default(),
+        ));
+        match timefmt::next_day(d) {
+            Some(n) => d = n,
+            None => break,
         }
     }
     Ok(out)
