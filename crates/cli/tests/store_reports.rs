@@ -27,8 +27,10 @@ fn json(out: std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Insert runs directly (time, rule, program, subcommand, raw tokens, reduced tokens).
-fn insert(sb: &Sandbox, runs: &[(i64, &str, &str, Option<&str>, i64, i64)]) {
+/// A run inserted directly: (time, rule, program, subcommand, raw tokens, reduced tokens).
+type Run<'a> = (i64, &'a str, &'a str, Option<&'a str>, i64, i64);
+
+fn insert(sb: &Sandbox, runs: &[Run<'_>]) {
     // a first wrap creates the database with its schema
     if !sb.path("data/tokenjuice/history.sqlite3").exists() {
         tj(sb).args(["wrap", "--", "true"]).assert().success();

@@ -15,6 +15,10 @@ use rusqlite::{params, Connection, OpenFlags, Row};
 use crate::record::{RunKind, RunRecord};
 use crate::{spool, Home, Settings, StoreError};
 
+/// A WAL longer than this is checkpointed and truncated after a write (about 30
+/// pages: a dozen runs).
+const WAL_TRUNCATE_BYTES: u64 = 128 << 10;
+
 /// The schema this build writes and reads.
 pub const SCHEMA_VERSION: i64 = 1;
 
@@ -134,8 +138,12 @@ impl History {
         let c = &self.conn;
         c.busy_timeout(Duration::from_millis(u64::from(busy_ms)))
             .map_err(|e| StoreError::sql("configure", &self.path, e))?;
-        // Each run is its own short-lived process: do not checkpoint on every close
-        // (the WAL is checkpointed as it grows instead).
+        // Each run is its own short-lived process: closing does not checkpoint (that
+        // would cost two fsyncs per run); `checkpoint_if_long` truncates the WAL
+        // every few dozen pages instead. (The first connection of a process
+        // re-reads the whole WAL to rebuild its index, so a short WAL keeps every
+        // open cheap; SQLite's own auto-checkpoint cannot restart the log across
+        // processes, so it is not relied on.)
         let _ = c.set_db_config(
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
             true,
@@ -238,6 +246,20 @@ impl History {
         }
         tx.commit().map_err(err)?;
         Ok(last)
+    }
+
+    /// Move the WAL into the database and truncate it, when it has grown past
+    /// [`WAL_TRUNCATE_BYTES`]. Skipped quietly while other connections are busy.
+    pub fn checkpoint_if_long(&self) {
+        let mut wal = self.path.as_os_str().to_owned();
+        wal.push("-wal");
+        let long =
+            std::fs::metadata(PathBuf::from(wal)).is_ok_and(|m| m.len() > WAL_TRUNCATE_BYTES);
+        if long {
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
     }
 
     /// Runs in `[from_ms, to_ms)`, oldest first.
@@ -374,6 +396,7 @@ fn write(home: &Home, settings: &Settings, rec: &RunRecord) -> Result<Outcome, S
             if let Some(c) = claimed {
                 c.done();
             }
+            h.checkpoint_if_long();
             if should_prune(row_id, drained) {
                 let _ = crate::retention::prune(&h, home, settings, crate::now_ms(), None);
             }

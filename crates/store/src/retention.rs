@@ -81,7 +81,7 @@ pub fn prune_with(
     while total > settings.max_bytes {
         let Some(pos) = arts
             .iter()
-            .rposition(|a| !keep.is_some_and(|k| k.as_str() == a.id))
+            .rposition(|a| keep.is_none_or(|k| k.as_str() != a.id))
         else {
             break;
         };

@@ -144,7 +144,7 @@ fn parse_time(s: &str, tz: &TimeZone) -> Option<i64> {
     }
     let date = parse_date(&s[..10])?;
     let rest = &s[11..];
-    let (clock, zone_part) = match rest.find(|c: char| matches!(c, 'Z' | 'z' | '+' | '-')) {
+    let (clock, zone_part) = match rest.find(['Z', 'z', '+', '-']) {
         Some(i) => (&rest[..i], Some(&rest[i..])),
         None => (rest, None),
     };
