@@ -6,6 +6,8 @@ mod hooks_cmd;
 mod hosts_cmd;
 mod reduce_cmd;
 mod rules_env;
+mod run_store;
+mod store_cmd;
 mod verify;
 mod wrap;
 
@@ -46,8 +48,17 @@ enum Cmd {
     Install(hosts_cmd::InstallArgs),
     /// Remove tokenjuice from an agent, keeping everything else in its config.
     Uninstall(hosts_cmd::UninstallArgs),
-    /// Check integrations: `doctor hooks` (every host) or `doctor <host>`; exit 1 when broken.
-    Doctor(hosts_cmd::DoctorArgs),
+    /// Health: `doctor` reducer health from the run history; `doctor hooks` every agent
+    /// integration; `doctor <host>` one of them. Exit 1 when broken.
+    Doctor(store_cmd::DoctorArgs),
+    /// List stored raw outputs (artifacts), newest first.
+    Ls(store_cmd::LsArgs),
+    /// Print a stored raw output, byte for byte.
+    Cat(store_cmd::CatArgs),
+    /// Tokens saved: totals, top reducers and commands, per day.
+    Stats(store_cmd::StatsArgs),
+    /// Commands that need a rule and rules that save little, from the history or one output.
+    Discover(store_cmd::DiscoverArgs),
     /// The entrypoints agents call: `<host>-pre-tool-use --wrap-launcher <path>`, `<host>-post-tool-use`.
     #[command(external_subcommand)]
     HostEntry(Vec<String>),
@@ -82,12 +93,26 @@ struct ReductionOpts {
     classifier: Option<String>,
 }
 
+/// What a run keeps on disk.
+#[derive(Args)]
+struct StoreOpts {
+    /// Keep the raw output as an artifact; the omission marker then names `tokenjuice cat <id>`
+    /// (also TOKENJUICE_STORE=1, or TOKENJUICE_<SOURCE>_STORE=1 for one host).
+    #[arg(long)]
+    store: bool,
+    /// Do not record this run in the history (also TOKENJUICE_STATS=0).
+    #[arg(long)]
+    no_stats: bool,
+}
+
 #[derive(Args)]
 struct WrapArgs {
     #[command(flatten)]
     out: OutputOpts,
     #[command(flatten)]
     red: ReductionOpts,
+    #[command(flatten)]
+    keep: StoreOpts,
     /// Who is calling (a host label such as claude-code or codebuddy), for stats.
     #[arg(long, value_name = "NAME")]
     source: Option<String>,
@@ -123,12 +148,22 @@ struct ReduceArgs {
     /// The host's tool name (default exec).
     #[arg(long, value_name = "NAME", default_value = "exec")]
     tool_name: String,
+    #[command(flatten)]
+    keep: StoreOpts,
+    /// Who is calling (a host label), for stats.
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
 }
 
 #[derive(Args)]
 struct ReduceJsonArgs {
     /// A file holding the JSON request; stdin when absent or `-`.
     file: Option<String>,
+    #[command(flatten)]
+    keep: StoreOpts,
+    /// Who is calling (a host label), for stats (or `options.source` in the request).
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
 }
 
 #[derive(Args)]
@@ -187,6 +222,8 @@ fn main() {
             raw: a.red.raw,
             classifier: a.red.classifier,
             source: a.source,
+            store: a.keep.store,
+            no_stats: a.keep.no_stats,
         }),
         Cmd::Reduce(a) => reduce_cmd::reduce(reduce_cmd::ReduceOpts {
             file: a.file,
@@ -197,8 +234,18 @@ fn main() {
             source_command: a.source_command,
             exit_code: a.exit_code,
             tool_name: a.tool_name,
+            store: a.keep.store,
+            no_stats: a.keep.no_stats,
+            source: a.source,
         }),
-        Cmd::ReduceJson(a) => reduce_cmd::reduce_json(a.file.as_deref()),
+        Cmd::ReduceJson(a) => reduce_cmd::reduce_json(
+            a.file.as_deref(),
+            reduce_cmd::JsonStoreOpts {
+                store: a.keep.store,
+                no_stats: a.keep.no_stats,
+                source: a.source,
+            },
+        ),
         Cmd::Verify(a) => verify::run(a.fixtures, a.format),
         Cmd::Hooks(a) => match hooks_cmd::run(a) {
             Ok(c) => c,
@@ -209,8 +256,17 @@ fn main() {
         },
         Cmd::Install(a) => hosts_cmd::install(a),
         Cmd::Uninstall(a) => hosts_cmd::uninstall(a),
-        Cmd::Doctor(a) => hosts_cmd::doctor(a),
+        Cmd::Doctor(a) => match a.target.clone() {
+            Some(target) => hosts_cmd::doctor(hosts_cmd::DoctorArgs {
+                target: Some(target),
+            }),
+            None => store_cmd::run("doctor", || store_cmd::doctor(a)),
+        },
         Cmd::HostEntry(args) => hosts_cmd::entry(args),
+        Cmd::Ls(a) => store_cmd::run("ls", || store_cmd::ls(a)),
+        Cmd::Cat(a) => store_cmd::run("cat", || store_cmd::cat(a)),
+        Cmd::Stats(a) => store_cmd::run("stats", || store_cmd::stats(a)),
+        Cmd::Discover(a) => store_cmd::run("discover", || store_cmd::discover(a)),
     };
     std::process::exit(code);
 }

@@ -6,6 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use tokenjuice_core::compact::{plan, Finish, Mode, Request};
 
 use crate::rules_env;
+use crate::run_store::{Ending, RunStore};
 use crate::wrap::panic_text;
 use crate::{print_result, Format, OutputOpts};
 
@@ -18,6 +19,12 @@ pub struct ReduceOpts {
     pub source_command: Option<String>,
     pub exit_code: i32,
     pub tool_name: String,
+    /// Keep the raw input as an artifact (`--store`).
+    pub store: bool,
+    /// Do not record this run in the history (`--no-stats`).
+    pub no_stats: bool,
+    /// Who is calling (a host label), for the history.
+    pub source: Option<String>,
 }
 
 fn open_input(file: Option<&str>) -> Result<Box<dyn Read>, String> {
@@ -58,6 +65,12 @@ pub fn reduce(o: ReduceOpts) -> i32 {
     let mut out = stdout.lock();
     let stream_raw = plan.mode == Mode::Raw && o.out.format == Format::Text;
     let mut session = plan.session();
+    let mut store = RunStore::begin(
+        tokenjuice_store::RunKind::Reduce,
+        o.store,
+        o.no_stats,
+        o.source.as_deref(),
+    );
     let mut capture = crate::capture::RawCapture::default();
     let mut broken: Option<String> = None;
     let mut buf = vec![0u8; 256 * 1024];
@@ -72,10 +85,12 @@ pub fn reduce(o: ReduceOpts) -> i32 {
             }
         };
         let chunk = &buf[..n];
+        store.push(chunk);
         if stream_raw {
             if out.write_all(chunk).is_err() {
                 return 0;
             }
+            session.push(chunk);
             continue;
         }
         capture.push(chunk);
@@ -87,10 +102,20 @@ pub fn reduce(o: ReduceOpts) -> i32 {
     }
     if stream_raw {
         let _ = out.flush();
+        drop(out);
+        let raw = session.raw_stats();
+        let ending = Ending::Streamed {
+            raw_bytes: raw.bytes,
+            raw_tokens: raw.tokens,
+        };
+        store.record(Some(&plan), ending, Some(o.exit_code));
         return 0;
     }
+    store.finish_artifact();
+    store.note_capture_truncated(capture.truncated);
     let fin = Finish {
         trace: o.out.trace,
+        recover_hint: store.recover_hint(),
         ..Finish::default()
     };
     let finished = match broken {
@@ -98,16 +123,25 @@ pub fn reduce(o: ReduceOpts) -> i32 {
             .map_err(|e| panic_text(&e)),
         Some(m) => Err(m),
     };
-    match finished {
-        Ok(result) => {
+    let kept;
+    let ending = match finished {
+        Ok(mut result) => {
+            store.attach(&mut result);
             let _ = print_result(&mut out, &result, o.out.format, o.exit_code);
+            kept = result;
+            Ending::Result(&kept)
         }
         Err(msg) => {
             eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
             let _ = capture.write_to(&mut out);
+            Ending::FailOpen {
+                raw_bytes: capture.total,
+            }
         }
-    }
+    };
     let _ = out.flush();
+    drop(out);
+    store.record(Some(&plan), ending, Some(o.exit_code));
     0
 }
 
@@ -120,7 +154,15 @@ fn json_error(path: &str, message: &str) -> i32 {
     1
 }
 
-pub fn reduce_json(file: Option<&str>) -> i32 {
+/// Storage switches of `reduce-json` (flags; the request's `options` may add to them).
+#[derive(Default)]
+pub struct JsonStoreOpts {
+    pub store: bool,
+    pub no_stats: bool,
+    pub source: Option<String>,
+}
+
+pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
     let input = match open_input(file) {
         Ok(r) => r,
         Err(msg) => return json_error("$", &msg),
@@ -143,6 +185,15 @@ pub fn reduce_json(file: Option<&str>) -> i32 {
         Ok(x) => x,
         Err(e) => return json_error(&e.path, &e.message),
     };
+    let so = crate::run_store::json_store_opts(&value, so);
+    let mut store = RunStore::begin(
+        tokenjuice_store::RunKind::ReduceJson,
+        so.store,
+        so.no_stats,
+        so.source.as_deref(),
+    );
+    store.push(input.text.as_bytes());
+    store.finish_artifact();
     let rules = rules_env::load_for_run();
     let req = Request {
         tool_name: &input.tool_name,
@@ -154,16 +205,21 @@ pub fn reduce_json(file: Option<&str>) -> i32 {
     };
     let fin = Finish {
         trace: options.trace,
+        recover_hint: store.recover_hint(),
         ..Finish::default()
     };
     let done = catch_unwind(AssertUnwindSafe(|| {
         let p = plan(&req, &rules.rules);
-        let mut s = p.session();
-        s.push(input.text.as_bytes());
-        s.finish(input.exit_code, &fin)
+        let result = {
+            let mut s = p.session();
+            s.push(input.text.as_bytes());
+            s.finish(input.exit_code, &fin)
+        };
+        (p, result)
     }));
     match done {
-        Ok(result) => {
+        Ok((p, mut result)) => {
+            store.attach(&mut result);
             // The CompactResult at the top level (what existing adapters read), plus exitCode.
             let mut v = serde_json::to_value(&result).unwrap_or_default();
             if let Some(obj) = v.as_object_mut() {
@@ -173,6 +229,9 @@ pub fn reduce_json(file: Option<&str>) -> i32 {
             let mut out = stdout.lock();
             let _ = serde_json::to_writer_pretty(&mut out, &v);
             let _ = out.write_all(b"\n");
+            let _ = out.flush();
+            drop(out);
+            store.record(Some(&p), Ending::Result(&result), Some(input.exit_code));
             0
         }
         Err(e) => {
@@ -187,6 +246,10 @@ pub fn reduce_json(file: Option<&str>) -> i32 {
                 "exitCode": input.exit_code,
             });
             println!("{v}");
+            let ending = Ending::FailOpen {
+                raw_bytes: input.text.len() as u64,
+            };
+            store.record(None, ending, Some(input.exit_code));
             0
         }
     }

@@ -18,6 +18,7 @@ use tokenjuice_core::compact::{plan, Finish, Mode, Plan, Request};
 
 use crate::capture::RawCapture;
 use crate::rules_env;
+use crate::run_store::{Ending, RunStore};
 use crate::{Format, OutputOpts};
 
 pub struct WrapOpts {
@@ -27,6 +28,10 @@ pub struct WrapOpts {
     pub no_omit: bool,
     pub classifier: Option<String>,
     pub source: Option<String>,
+    /// Keep the raw output as an artifact (`--store`).
+    pub store: bool,
+    /// Do not record this run in the history (`--no-stats`).
+    pub no_stats: bool,
 }
 
 pub fn run(opts: WrapOpts) -> i32 {
@@ -64,14 +69,31 @@ pub fn run(opts: WrapOpts) -> i32 {
     let stream_raw =
         opts.out.format == Format::Text && plan.as_ref().is_none_or(|p| p.mode == Mode::Raw);
 
+    let store = RunStore::begin(
+        tokenjuice_store::RunKind::Wrap,
+        opts.store,
+        opts.no_stats,
+        opts.source.as_deref(),
+    );
     let child = match crate::child::spawn(&opts.argv) {
         Ok(c) => c,
-        Err(code) => return code,
+        Err(code) => {
+            store.record(
+                plan.as_ref(),
+                Ending::Streamed {
+                    raw_bytes: 0,
+                    raw_tokens: 0,
+                },
+                Some(code),
+            );
+            return code;
+        }
     };
     let mut state = RunState {
         capture: RawCapture::default(),
         broken: None,
         stream_raw,
+        store,
     };
     // The session borrows the plan; both live in this scope.
     let mut session = plan.as_ref().map(Plan::session);
@@ -86,12 +108,21 @@ pub fn run(opts: WrapOpts) -> i32 {
     let mut out = stdout.lock();
     if state.stream_raw {
         let _ = out.flush();
+        drop(out);
+        let raw = session.as_ref().map(|s| s.raw_stats()).unwrap_or_default();
+        let ending = Ending::Streamed {
+            raw_bytes: raw.bytes,
+            raw_tokens: raw.tokens,
+        };
+        state.store.record(plan.as_ref(), ending, Some(exit_code));
         return exit_code;
     }
+    state.store.finish_artifact();
+    state.store.note_capture_truncated(state.capture.truncated);
     let finished = match (session, state.broken.take()) {
         (Some(s), None) => {
             let fin = Finish {
-                recover_hint: None,
+                recover_hint: state.store.recover_hint(),
                 capture_truncated: false,
                 trace: opts.out.trace,
                 source: opts.source.clone(),
@@ -105,9 +136,13 @@ pub fn run(opts: WrapOpts) -> i32 {
         (_, Some(msg)) => Err(msg),
         (None, None) => Err("no plan".into()),
     };
-    match finished {
-        Ok(result) => {
+    let ending_result;
+    let ending = match finished {
+        Ok(mut result) => {
+            state.store.attach(&mut result);
             let _ = crate::print_result(&mut out, &result, opts.out.format, exit_code);
+            ending_result = result;
+            Ending::Result(&ending_result)
         }
         Err(msg) => {
             eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
@@ -125,9 +160,14 @@ pub fn run(opts: WrapOpts) -> i32 {
                     let _ = writeln!(out, "\n[tokenjuice: output past 264 MiB was not kept]");
                 }
             }
+            Ending::FailOpen {
+                raw_bytes: state.capture.total,
+            }
         }
-    }
+    };
     let _ = out.flush();
+    drop(out);
+    state.store.record(plan.as_ref(), ending, Some(exit_code));
     exit_code
 }
 
@@ -135,6 +175,7 @@ struct RunState {
     capture: RawCapture,
     broken: Option<String>,
     stream_raw: bool,
+    store: RunStore,
 }
 
 fn feed(
@@ -143,6 +184,7 @@ fn feed(
     session: &mut Option<tokenjuice_core::compact::Session<'_>>,
     stdout: &std::io::Stdout,
 ) {
+    state.store.push(chunk);
     if state.stream_raw {
         let mut out = stdout.lock();
         let _ = out.write_all(chunk);
