@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use tokenjuice_core::fixture;
-use tokenjuice_core::rules::builtin::{BUILTIN_FIXTURES, BUILTIN_RULES};
+use tokenjuice_core::rules::builtin::{builtin_fixtures, BUILTIN_RULES};
 use tokenjuice_core::rules::compiled::CompiledRule;
 use tokenjuice_core::rules::loader::{fixture_files, load_files_checked, parse_rule, Problem};
 
@@ -50,10 +50,10 @@ pub fn run(fixtures: bool, format: Format) -> i32 {
     let mut fixture_failures: Vec<(String, String)> = Vec::new();
     if fixtures {
         let mut covered: BTreeMap<String, usize> = BTreeMap::new();
-        for (path, text) in BUILTIN_FIXTURES {
+        for (path, text) in builtin_fixtures() {
             fixture_count += 1;
             let shown = format!("builtin:rules/{path}");
-            match fixture::parse(text) {
+            match fixture::parse(&text) {
                 Ok(fx) => {
                     *covered.entry(fx.rule_id.clone()).or_default() += 1;
                     let (fails, _) = fixture::run(&fx, &[]);

@@ -3,16 +3,14 @@
 //! then review the diff by eye before committing).
 
 use tokenjuice_core::fixture::{self, Fixture};
-use tokenjuice_core::rules::builtin::{BUILTIN_FIXTURES, BUILTIN_RULES};
+use tokenjuice_core::rules::builtin::{builtin_fixtures, BUILTIN_RULES};
 
-fn fixtures() -> Vec<(&'static str, Fixture)> {
-    BUILTIN_FIXTURES
-        .iter()
+fn fixtures() -> Vec<(String, Fixture)> {
+    builtin_fixtures()
+        .into_iter()
         .map(|(path, text)| {
-            (
-                *path,
-                fixture::parse(text).unwrap_or_else(|e| panic!("{path}: {e}")),
-            )
+            let fx = fixture::parse(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+            (path, fx)
         })
         .collect()
 }

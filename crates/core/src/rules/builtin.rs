@@ -26,6 +26,28 @@ pub struct BuiltinRule {
 
 include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
 
+/// The built-in fixtures as `(path below rules/, JSON text)`, decompressed on demand
+/// (only `verify --fixtures` and the tests read them).
+pub fn builtin_fixtures() -> Vec<(String, String)> {
+    use std::io::Read;
+    let mut blob = Vec::new();
+    flate2::read::DeflateDecoder::new(BUILTIN_FIXTURES_DEFLATE)
+        .read_to_end(&mut blob)
+        .expect("the embedded fixture blob was written by build.rs");
+    let mut parts = blob.split(|&b| b == 0);
+    let mut out = Vec::with_capacity(BUILTIN_FIXTURE_COUNT);
+    while let (Some(path), Some(text)) = (parts.next(), parts.next()) {
+        if path.is_empty() {
+            break;
+        }
+        out.push((
+            String::from_utf8_lossy(path).into_owned(),
+            String::from_utf8_lossy(text).into_owned(),
+        ));
+    }
+    out
+}
+
 /// The built-in rule with this id.
 pub fn find(id: &str) -> Option<&'static BuiltinRule> {
     BUILTIN_RULES.iter().find(|r| r.id == id)
