@@ -20,6 +20,8 @@ fn tj(sb: &Sandbox) -> assert_cmd::Command {
     ] {
         c.env_remove(v);
     }
+    // these tests look at the database after each run: no batching through the spool
+    c.env("TOKENJUICE_STATS_BATCH_KB", "0");
     c
 }
 
@@ -174,6 +176,15 @@ fn recording_can_be_turned_off() {
 
 #[test]
 fn eight_processes_at_once_lose_no_row() {
+    eight_processes_at_once("0"); // every run writes the database
+}
+
+#[test]
+fn eight_processes_at_once_through_the_spool_lose_no_row() {
+    eight_processes_at_once("1"); // a move into the database every few runs
+}
+
+fn eight_processes_at_once(batch_kb: &str) {
     let sb = Sandbox::new();
     tj(&sb).args(["wrap", "--", "true"]).assert().success(); // create it
     let per = 25;
@@ -192,6 +203,7 @@ fn eight_processes_at_once_lose_no_row() {
                 .env("XDG_DATA_HOME", sb.path("data"))
                 .env("TOKENJUICE_HOME", sb.path("data/tokenjuice"))
                 .env_remove("TOKENJUICE_STATS")
+                .env("TOKENJUICE_STATS_BATCH_KB", batch_kb)
                 .current_dir(sb.work())
                 .spawn()
                 .unwrap()

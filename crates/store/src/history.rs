@@ -350,9 +350,12 @@ pub enum Outcome {
     Reset { set_aside: PathBuf },
 }
 
-/// Record one run. Never panics on I/O or database trouble, never waits more than
-/// about `busy_ms`, never prints: the caller decides what to say (at most one line,
-/// for [`Outcome::Reset`]).
+/// Record one run: appended to the spool, and moved into the database with the spool's
+/// other records each time the spool crosses a multiple of `settings.batch_bytes` (32 KiB
+/// by default: about one run in a hundred pays for opening the database), or at once when
+/// batching is off (`batch_bytes` 0) or the spool cannot be written. Never panics on I/O or database trouble, never
+/// waits more than about `busy_ms`, never prints: the caller decides what to say (at
+/// most one line, for [`Outcome::Reset`]).
 pub fn record(settings: &Settings, rec: &RunRecord) -> Outcome {
     if !settings.history {
         return Outcome::Disabled;
@@ -360,11 +363,22 @@ pub fn record(settings: &Settings, rec: &RunRecord) -> Outcome {
     let Some(home) = &settings.home else {
         return Outcome::Dropped(StoreError::NoHome.to_string());
     };
+    let mut pending = Some(rec);
+    if let Some(batch) = std::num::NonZeroU64::new(settings.batch_bytes) {
+        if let Ok((before, after)) = spool::append(&home.spool_path(), rec) {
+            if before / batch == after / batch {
+                return Outcome::Spooled;
+            }
+            // this run crossed a batch boundary: it moves the spool (its own record
+            // included) into the database
+            pending = None;
+        }
+    }
     let ino_before = std::fs::metadata(home.history_path()).ok().map(|m| m.ino());
-    match write(home, settings, rec) {
+    match write(home, settings, pending) {
         Ok(o) => o,
         Err(StoreError::Corrupt { .. }) => match set_aside(home, ino_before) {
-            Ok(set_aside) => match write(home, settings, rec) {
+            Ok(set_aside) => match write(home, settings, pending) {
                 Ok(o) => match set_aside {
                     Some(set_aside) => Outcome::Reset { set_aside },
                     // another run set it aside first (and said so)
@@ -374,15 +388,22 @@ pub fn record(settings: &Settings, rec: &RunRecord) -> Outcome {
             },
             Err(e) => Outcome::Dropped(e.to_string()),
         },
+        // already in the spool: the next boundary or report moves it
+        Err(e) if e.is_busy() && pending.is_none() => Outcome::Spooled,
         Err(e) if e.is_busy() => match spool::append(&home.spool_path(), rec) {
-            Ok(()) => Outcome::Spooled,
+            Ok(_) => Outcome::Spooled,
             Err(se) => Outcome::Dropped(format!("{e}; and the spool: {se}")),
         },
+        Err(e) if pending.is_none() => Outcome::Dropped(format!(
+            "{e} (the record stays in {} for the next try)",
+            home.spool_path().display()
+        )),
         Err(e) => Outcome::Dropped(e.to_string()),
     }
 }
 
-fn write(home: &Home, settings: &Settings, rec: &RunRecord) -> Result<Outcome, StoreError> {
+/// Write the spooled records and `rec` (if any) in one transaction.
+fn write(home: &Home, settings: &Settings, rec: Option<&RunRecord>) -> Result<Outcome, StoreError> {
     let mut h = History::open_for_write(home, settings.busy_ms)?;
     let claimed = spool::claim(&home.spool_path());
     let mut batch: Vec<RunRecord> = Vec::new();
@@ -390,7 +411,14 @@ fn write(home: &Home, settings: &Settings, rec: &RunRecord) -> Result<Outcome, S
         batch.extend(c.records.iter().cloned());
     }
     let drained = batch.len();
-    batch.push(rec.clone());
+    batch.extend(rec.cloned());
+    if batch.is_empty() {
+        // another run moved the spool first
+        if let Some(c) = claimed {
+            c.done();
+        }
+        return Ok(Outcome::Spooled);
+    }
     match h.insert_all(&batch) {
         Ok(row_id) => {
             if let Some(c) = claimed {

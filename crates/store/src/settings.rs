@@ -8,6 +8,8 @@
 //! retention_days = 30     # TOKENJUICE_RETENTION_DAYS
 //! max_size_mb = 64        # TOKENJUICE_RETENTION_MB: history + artifacts together
 //! artifact_max_mb = 256   # TOKENJUICE_ARTIFACT_MAX_MB: raw bytes kept per artifact
+//! batch_kb = 32           # TOKENJUICE_STATS_BATCH_KB: records move from the spool to the
+//!                         # database every this many KiB (0: every run writes the database)
 //! ```
 //!
 //! A bad value never stops a run: it is ignored (the default stays) and listed in
@@ -18,6 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::Home;
 
 pub const DEFAULT_RETENTION_DAYS: u32 = 30;
+pub const DEFAULT_BATCH_KB: u64 = 32;
 pub const DEFAULT_MAX_SIZE_MB: u64 = 64;
 pub const DEFAULT_ARTIFACT_MAX_MB: u64 = 256;
 /// How long a writer waits for a busy database before parking its record in the spool.
@@ -37,6 +40,8 @@ pub struct Settings {
     /// Raw bytes kept per artifact; the rest is counted but not kept.
     pub artifact_max_bytes: u64,
     pub busy_ms: u32,
+    /// Spool bytes between moves into the database (0: write the database every run).
+    pub batch_bytes: u64,
     /// The config file read, if any.
     pub config_file: Option<PathBuf>,
     /// Values that were ignored, with why.
@@ -53,6 +58,7 @@ impl Default for Settings {
             max_bytes: DEFAULT_MAX_SIZE_MB << 20,
             artifact_max_bytes: DEFAULT_ARTIFACT_MAX_MB << 20,
             busy_ms: DEFAULT_BUSY_MS,
+            batch_bytes: DEFAULT_BATCH_KB << 10,
             config_file: None,
             problems: Vec::new(),
         }
@@ -151,8 +157,12 @@ impl Settings {
                     Some(n) => self.artifact_max_bytes = (n as u64) << 20,
                     None => self.problems.push(format!("{at} must be a whole number of MiB")),
                 },
+                "batch_kb" => match int(value) {
+                    Some(n) => self.batch_bytes = (n as u64).min(512) << 10,
+                    None => self.problems.push(format!("{at} must be a whole number of KiB")),
+                },
                 _ => self.problems.push(format!(
-                    "{at} is not a setting (known: enabled, keep_commands, retention_days, max_size_mb, artifact_max_mb)"
+                    "{at} is not a setting (known: enabled, keep_commands, retention_days, max_size_mb, artifact_max_mb, batch_kb)"
                 )),
             }
         }
@@ -193,6 +203,9 @@ impl Settings {
         }
         if let Some(n) = number("TOKENJUICE_ARTIFACT_MAX_MB", &mut self.problems) {
             self.artifact_max_bytes = n.saturating_mul(1 << 20);
+        }
+        if let Some(n) = number("TOKENJUICE_STATS_BATCH_KB", &mut self.problems) {
+            self.batch_bytes = n.min(512).saturating_mul(1 << 10);
         }
         if let Some(n) = number("TOKENJUICE_STATS_BUSY_MS", &mut self.problems) {
             self.busy_ms = u32::try_from(n.min(10_000)).unwrap_or(DEFAULT_BUSY_MS);

@@ -1,5 +1,6 @@
-//! The spool: where a record waits when the database is busy, so a wrap never waits
-//! long and no record is lost to contention.
+//! The spool: where a run's record goes first. One small append per run costs a few
+//! microseconds, where opening SQLite costs a few hundred; records move into the database
+//! in batches (see `history::record`), and before every report.
 //!
 //! `history.pending` holds one JSON record per line (mode 0600, at most
 //! [`MAX_SPOOL_BYTES`]). Appenders hold a shared `flock` while writing; the writer that
@@ -21,8 +22,8 @@ use crate::RunRecord;
 /// unwritable for a long time; doctor says so).
 pub const MAX_SPOOL_BYTES: u64 = 1 << 20;
 
-/// Append one record to the spool.
-pub fn append(path: &Path, rec: &RunRecord) -> std::io::Result<()> {
+/// Append one record to the spool; returns the spool's size before and after.
+pub fn append(path: &Path, rec: &RunRecord) -> std::io::Result<(u64, u64)> {
     let mut line = serde_json::to_vec(rec).map_err(std::io::Error::other)?;
     line.push(b'\n');
     for _ in 0..4 {
@@ -40,7 +41,8 @@ pub fn append(path: &Path, rec: &RunRecord) -> std::io::Result<()> {
         if !same {
             continue; // claimed while we opened it: append to the new file
         }
-        if locked.metadata()?.len() + line.len() as u64 > MAX_SPOOL_BYTES {
+        let before = locked.metadata()?.len();
+        if before + line.len() as u64 > MAX_SPOOL_BYTES {
             return Err(std::io::Error::other(format!(
                 "{} is full ({} KiB)",
                 path.display(),
@@ -48,7 +50,8 @@ pub fn append(path: &Path, rec: &RunRecord) -> std::io::Result<()> {
             )));
         }
         // One write of a whole line with O_APPEND: concurrent appenders never interleave.
-        return locked.write_all(&line);
+        locked.write_all(&line)?;
+        return Ok((before, before + line.len() as u64));
     }
     Err(std::io::Error::other(format!(
         "{} kept being replaced",
@@ -81,8 +84,12 @@ impl Claimed {
 /// Take the spooled records, if any. Cheap when there is no spool (one `stat`).
 pub fn claim(spool: &Path) -> Option<Claimed> {
     std::fs::symlink_metadata(spool).ok()?;
+    // Unique per claim, not just per process: two threads of one process claiming at
+    // once must not rename onto each other's claimed file.
+    static CLAIMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CLAIMS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut name = spool.as_os_str().to_owned();
-    name.push(format!(".claimed-{}", std::process::id()));
+    name.push(format!(".claimed-{}-{n}", std::process::id()));
     let claimed = PathBuf::from(name);
     std::fs::rename(spool, &claimed).ok()?;
     let records = match File::open(&claimed) {

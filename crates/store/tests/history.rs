@@ -15,9 +15,11 @@ use tokenjuice_store::{Home, RunKind, RunRecord, Settings};
 
 const DAY: i64 = 86_400_000;
 
+/// Each record written to the database at once (these tests look at the database).
 fn settings(home: &Path) -> Settings {
     Settings {
         home: Some(Home::at(home)),
+        batch_bytes: 0,
         ..Settings::default()
     }
 }
@@ -171,13 +173,26 @@ fn an_unwritable_store_costs_only_the_record() {
 
 #[test]
 fn concurrent_writers_lose_nothing() {
+    concurrent_writers(0);
+}
+
+#[test]
+fn concurrent_writers_through_the_spool_lose_nothing() {
+    // small batches: many moves from the spool, racing with appenders and each other
+    concurrent_writers(2 << 10);
+}
+
+fn concurrent_writers(batch_bytes: u64) {
     let t = tempfile::tempdir().unwrap();
     let home = t.path().to_path_buf();
     let threads: Vec<_> = (0..8)
         .map(|w| {
             let home = home.clone();
             std::thread::spawn(move || {
-                let s = settings(&home);
+                let s = Settings {
+                    batch_bytes,
+                    ..settings(&home)
+                };
                 let mut lost = 0;
                 for i in 0..40 {
                     let r = rec(now(), "w/x", &format!("p{w}"), 100 + i, 10);
@@ -541,4 +556,86 @@ fn judge_single_outputs() {
         discover::judge("generic/fallback", "exact-read", 5000, 5000, &t).verdict,
         "not-reducible"
     );
+}
+
+#[test]
+fn records_wait_in_the_spool_and_move_in_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings {
+        home: Some(Home::at(dir.path())),
+        batch_bytes: 4 << 10,
+        ..Settings::default()
+    };
+    let home = s.home.clone().unwrap();
+    let mut outcomes = Vec::new();
+    for i in 0..60 {
+        outcomes.push(history::record(
+            &s,
+            &rec(now() + i, "git/status", "git", 100, 10),
+        ));
+    }
+    let spooled = outcomes
+        .iter()
+        .filter(|o| matches!(o, history::Outcome::Spooled))
+        .count();
+    let moved = outcomes
+        .iter()
+        .filter(|o| matches!(o, history::Outcome::Recorded { .. }))
+        .count();
+    assert!(
+        spooled > 40 && moved >= 2,
+        "spooled {spooled}, moved {moved}"
+    );
+    // a report first moves what is left; nothing is lost
+    history::flush_spool(&home, 50).unwrap();
+    let h = History::open_existing(&home).unwrap().unwrap();
+    assert_eq!(h.count().unwrap(), 60);
+}
+
+/// Batching must not skip the chores of the direct path: a damaged database is still
+/// set aside, and retention still runs.
+#[test]
+fn batched_writes_still_reset_a_damaged_database_and_prune() {
+    let t = tempfile::tempdir().unwrap();
+    let s = Settings {
+        home: Some(Home::at(t.path())),
+        batch_bytes: 1,
+        ..Settings::default()
+    };
+    std::fs::write(
+        t.path().join("history.sqlite3"),
+        b"this is not a database, it is a shopping list\n".repeat(200),
+    )
+    .unwrap();
+    assert!(matches!(
+        history::record(&s, &rec(now(), "a/b", "a", 10, 5)),
+        Outcome::Reset { .. }
+    ));
+    assert_eq!(count(t.path()), 1);
+
+    let t = tempfile::tempdir().unwrap();
+    let s = Settings {
+        home: Some(Home::at(t.path())),
+        batch_bytes: 4 << 10,
+        retention_days: 7,
+        ..Settings::default()
+    };
+    for i in 0..150 {
+        history::record(&s, &rec(now() - 30 * DAY + i, "a/b", "old", 10, 5));
+    }
+    for i in 0..150 {
+        history::record(&s, &rec(now() + i, "a/b", "new", 10, 5));
+    }
+    history::flush_spool(s.home.as_ref().unwrap(), 50).unwrap();
+    let h = History::open_existing(s.home.as_ref().unwrap())
+        .unwrap()
+        .unwrap();
+    let programs: Vec<String> = h
+        .runs_between(0, i64::MAX)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.program)
+        .collect();
+    assert_eq!(programs.len(), 150, "old runs were not pruned");
+    assert!(programs.iter().all(|p| p == "new"));
 }
