@@ -4,6 +4,9 @@
 //! The first 8 MiB stay in memory; beyond that bytes go to an unlinked temporary
 //! file (page cache, not process memory), up to 256 MiB. Past that cap the capture
 //! is marked truncated: the reduction itself still sees every byte.
+//!
+//! When the input is a regular file (`reduce FILE`), nothing is copied: the file itself
+//! is read again from the start if the raw output is needed.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -19,12 +22,23 @@ pub struct RawCapture {
     pub total: u64,
     pub truncated: bool,
     spool_failed: bool,
+    /// The input file itself, when the input is a regular file: read again on demand.
+    source: Option<File>,
 }
 
 impl RawCapture {
+    /// A capture backed by the regular file being read (its own handle, so the
+    /// reader's position is not disturbed).
+    pub fn of_file(f: File) -> RawCapture {
+        RawCapture {
+            source: Some(f),
+            ..RawCapture::default()
+        }
+    }
+
     pub fn push(&mut self, chunk: &[u8]) {
         self.total += chunk.len() as u64;
-        if self.truncated {
+        if self.truncated || self.source.is_some() {
             return;
         }
         if self.spool.is_none() && self.mem.len() + chunk.len() <= MEM_CAP {
@@ -51,6 +65,11 @@ impl RawCapture {
 
     /// Stream everything kept to `out`.
     pub fn write_to(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(f) = &mut self.source {
+            f.seek(SeekFrom::Start(0))?;
+            std::io::copy(&mut f.take(self.total), out)?;
+            return Ok(());
+        }
         out.write_all(&self.mem)?;
         if let Some(f) = &mut self.spool {
             f.seek(SeekFrom::Start(0))?;

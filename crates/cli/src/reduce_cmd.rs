@@ -5,6 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use tokenjuice_core::compact::{plan, Finish, Mode, Request};
 
+use crate::capture::RawCapture;
 use crate::rules_env;
 use crate::run_store::{Ending, RunStore};
 use crate::wrap::panic_text;
@@ -27,17 +28,26 @@ pub struct ReduceOpts {
     pub source: Option<String>,
 }
 
-fn open_input(file: Option<&str>) -> Result<Box<dyn Read>, String> {
+/// The input, and where its raw bytes can be had again for fail-open: a regular file
+/// is simply re-read; anything else is captured as it streams.
+fn open_input(file: Option<&str>) -> Result<(Box<dyn Read>, RawCapture), String> {
     match file {
-        None | Some("-") => Ok(Box::new(std::io::stdin().lock())),
-        Some(path) => std::fs::File::open(path)
-            .map(|f| Box::new(f) as Box<dyn Read>)
-            .map_err(|e| format!("tokenjuice: cannot read {path}: {e}")),
+        None | Some("-") => Ok((Box::new(std::io::stdin().lock()), RawCapture::default())),
+        Some(path) => {
+            let f = std::fs::File::open(path)
+                .map_err(|e| format!("tokenjuice: cannot read {path}: {e}"))?;
+            let regular = f.metadata().is_ok_and(|m| m.is_file());
+            let capture = match regular.then(|| std::fs::File::open(path)) {
+                Some(Ok(again)) => RawCapture::of_file(again),
+                _ => RawCapture::default(),
+            };
+            Ok((Box::new(f), capture))
+        }
     }
 }
 
 pub fn reduce(o: ReduceOpts) -> i32 {
-    let mut input = match open_input(o.file.as_deref()) {
+    let (mut input, mut capture) = match open_input(o.file.as_deref()) {
         Ok(r) => r,
         Err(msg) => {
             eprintln!("{msg}");
@@ -71,7 +81,6 @@ pub fn reduce(o: ReduceOpts) -> i32 {
         o.no_stats,
         o.source.as_deref(),
     );
-    let mut capture = crate::capture::RawCapture::default();
     let mut broken: Option<String> = None;
     let mut buf = vec![0u8; 256 * 1024];
     loop {
@@ -95,7 +104,10 @@ pub fn reduce(o: ReduceOpts) -> i32 {
         }
         capture.push(chunk);
         if broken.is_none() {
-            if let Err(e) = catch_unwind(AssertUnwindSafe(|| session.push(chunk))) {
+            if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
+                crate::fault_injection("push");
+                session.push(chunk)
+            })) {
                 broken = Some(panic_text(&e));
             }
         }
@@ -119,8 +131,11 @@ pub fn reduce(o: ReduceOpts) -> i32 {
         ..Finish::default()
     };
     let finished = match broken {
-        None => catch_unwind(AssertUnwindSafe(move || session.finish(o.exit_code, &fin)))
-            .map_err(|e| panic_text(&e)),
+        None => catch_unwind(AssertUnwindSafe(move || {
+            crate::fault_injection("finish");
+            session.finish(o.exit_code, &fin)
+        }))
+        .map_err(|e| panic_text(&e)),
         Some(m) => Err(m),
     };
     let kept;
@@ -164,7 +179,7 @@ pub struct JsonStoreOpts {
 
 pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
     let input = match open_input(file) {
-        Ok(r) => r,
+        Ok((r, _)) => r,
         Err(msg) => return json_error("$", &msg),
     };
     let mut text = String::new();

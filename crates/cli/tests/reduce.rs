@@ -284,3 +284,42 @@ fn classifier_forces_a_rule() {
     );
     assert_eq!(v["result"]["classification"]["confidence"], 1.0);
 }
+
+#[test]
+fn reduce_fails_open_with_the_exact_input_from_a_file_or_stdin() {
+    let sb = Sandbox::new();
+    // past the in-memory capture (8 MiB) for stdin; a file is re-read instead
+    let mut raw: Vec<u8> = (1..=1_200_000)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    raw.extend_from_slice(b"\xff invalid byte\n");
+    let path = sb.work().join("big.log");
+    std::fs::write(&path, &raw).unwrap();
+    for point in ["push", "finish"] {
+        let from_file = sb
+            .cmd()
+            .env("TOKENJUICE_DEBUG_PANIC", point)
+            .args(["reduce", "--source-command", "cat big.log"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let from_stdin = sb
+            .cmd()
+            .env("TOKENJUICE_DEBUG_PANIC", point)
+            .args(["reduce", "--source-command", "cat big.log"])
+            .write_stdin(raw.clone())
+            .output()
+            .unwrap();
+        for out in [from_file, from_stdin] {
+            assert_eq!(out.status.code(), Some(0), "{point}");
+            assert!(
+                out.stdout == raw,
+                "{point}: {} bytes, not the input",
+                out.stdout.len()
+            );
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.lines().count(), 1, "{point}: {err}");
+            assert!(err.contains("internal error"), "{point}: {err}");
+        }
+    }
+}

@@ -142,11 +142,7 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let (mut i, mut j) = (0, 0);
     loop {
-        let n = a[i..]
-            .iter()
-            .zip(&b[j..])
-            .take_while(|(x, y)| x == y)
-            .count();
+        let n = common_prefix(&a[i..], &b[j..]);
         i += n;
         j += n;
         if i == a.len() && j == b.len() {
@@ -188,6 +184,26 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
     }
 }
 
+/// Length of the common prefix of `a` and `b`, eight bytes at a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut n = 0;
+    while n + 8 <= len {
+        let x = u64::from_le_bytes(a[n..n + 8].try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(b[n..n + 8].try_into().expect("8 bytes"));
+        let d = x ^ y;
+        if d != 0 {
+            return n + (d.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    while n < len && a[n] == b[n] {
+        n += 1;
+    }
+    n
+}
+
 /// Bytes that can be inside a folded token (with path folding: anything but a space).
 #[inline]
 fn is_token_byte(c: u8, fold: Fold) -> bool {
@@ -204,6 +220,23 @@ mod tests {
 
     fn same(a: &str, b: &str, f: Fold) -> bool {
         shape(a, f) == shape(b, f)
+    }
+
+    #[test]
+    fn common_prefix_agrees_with_a_byte_loop() {
+        let cases: [(&[u8], &[u8]); 6] = [
+            (b"", b""),
+            (b"abc", b""),
+            (b"abcdefgh", b"abcdefgh"),
+            (b"abcdefghij", b"abcdefghiX"),
+            (b"abcdefgXij", b"abcdefghij"),
+            (b"0123456789abcdefghij", b"0123456789abcdefghi"),
+        ];
+        for (a, b) in cases {
+            let slow = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+            assert_eq!(common_prefix(a, b), slow, "{a:?} {b:?}");
+            assert_eq!(common_prefix(b, a), slow, "{b:?} {a:?}");
+        }
     }
 
     #[test]

@@ -79,7 +79,7 @@ fn skip_csi(b: &[u8], mut j: usize) -> usize {
 /// written last. A trailing `\r` (CRLF) is dropped.
 pub fn resolve_cr(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    match line.rfind('\r') {
+    match memchr::memrchr(b'\r', line.as_bytes()) {
         // Progress bars redraw the whole line; the last segment is the final state.
         Some(k) => {
             let last = &line[k + 1..];
@@ -122,7 +122,14 @@ pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
 
 /// Number of Unicode scalar values in `s` (what `rawChars` counts).
 pub fn count_chars(s: &[u8]) -> usize {
-    s.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    // byte counters per block of 255 so the compiler can count 32 bytes at a time
+    s.chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |n, &b| n + u8::from((b as i8) >= -0x40)) as usize
+        })
+        .sum()
 }
 
 #[cfg(test)]
