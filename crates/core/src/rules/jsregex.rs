@@ -114,32 +114,33 @@ impl JsRegex {
 
     /// Named and numbered groups of the first match: `(name_or_index, text)`.
     pub fn captures(&self, text: &str) -> Option<Vec<(String, String)>> {
+        fn pairs<'t>(
+            names: impl Iterator<Item = Option<&'t str>>,
+            get: impl Fn(usize) -> Option<&'t str>,
+        ) -> Vec<(String, String)> {
+            names
+                .enumerate()
+                .filter_map(|(i, name)| {
+                    let m = get(i)?;
+                    Some((
+                        name.map_or_else(|| i.to_string(), str::to_string),
+                        m.to_string(),
+                    ))
+                })
+                .collect()
+        }
         match &self.engine {
             Engine::Fast(re) => {
                 let caps = re.captures(text)?;
-                Some(
-                    re.capture_names()
-                        .enumerate()
-                        .filter_map(|(i, name)| {
-                            let m = caps.get(i)?;
-                            let key = name.map_or_else(|| i.to_string(), str::to_string);
-                            Some((key, m.as_str().to_string()))
-                        })
-                        .collect(),
-                )
+                Some(pairs(re.capture_names(), |i| {
+                    caps.get(i).map(|m| m.as_str())
+                }))
             }
             Engine::Fancy(re) => {
                 let caps = re.captures(text).ok()??;
-                Some(
-                    re.capture_names()
-                        .enumerate()
-                        .filter_map(|(i, name)| {
-                            let m = caps.get(i)?;
-                            let key = name.map_or_else(|| i.to_string(), str::to_string);
-                            Some((key, m.as_str().to_string()))
-                        })
-                        .collect(),
-                )
+                Some(pairs(re.capture_names(), |i| {
+                    caps.get(i).map(|m| m.as_str())
+                }))
             }
         }
     }

@@ -99,7 +99,7 @@ pub struct FileRules {
 /// All `*.json` rule files below `dir` (sorted; fixtures and schemas skipped).
 pub fn rule_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    walk(dir, &mut out, 0);
+    walk(dir, &mut out, 0, &is_rule_file);
     out.sort();
     out
 }
@@ -107,12 +107,13 @@ pub fn rule_files(dir: &Path) -> Vec<PathBuf> {
 /// All `*.fixture.json` files below `dir` (sorted).
 pub fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    walk_fixtures(dir, &mut out, 0);
+    walk(dir, &mut out, 0, &|n| n.ends_with(".fixture.json"));
     out.sort();
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+/// Files below `dir` (at most 8 levels, hidden directories skipped) whose name `keep` accepts.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, keep: &dyn Fn(&str) -> bool) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -121,32 +122,16 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
         let name = e.file_name().to_string_lossy().to_string();
         if p.is_dir() {
             if depth < 8 && !name.starts_with('.') {
-                walk(&p, out, depth + 1);
+                walk(&p, out, depth + 1, keep);
             }
-        } else if name.ends_with(".json")
-            && !name.ends_with(".fixture.json")
-            && !name.ends_with(".schema.json")
-        {
+        } else if keep(&name) {
             out.push(p);
         }
     }
 }
 
-fn walk_fixtures(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().to_string();
-        if p.is_dir() {
-            if depth < 8 && !name.starts_with('.') {
-                walk_fixtures(&p, out, depth + 1);
-            }
-        } else if name.ends_with(".fixture.json") {
-            out.push(p);
-        }
-    }
+fn is_rule_file(name: &str) -> bool {
+    name.ends_with(".json") && !name.ends_with(".fixture.json") && !name.ends_with(".schema.json")
 }
 
 /// Parse and fully check one rule's text (regexes compiled).

@@ -12,26 +12,13 @@ use super::{
 use crate::env::{is_executable, Env};
 use crate::launcher::is_node_script;
 use crate::owned;
-use crate::paths::config_path;
 use crate::registry::HookSpec;
 
 pub(super) fn diagnose(spec: &'static HookSpec, template: &str, env: &Env) -> Diagnosis {
-    let mut d = Diagnosis::new(spec.id, spec.mechanism);
-    if let Some(n) = spec.note {
-        d.notes.push(n.to_string());
-    }
-    let path = match config_path(&spec.anchor, spec.file, env) {
-        Ok(p) => p,
-        Err(e) => {
-            d.problem(
-                Health::Broken,
-                e.to_string(),
-                "set HOME (or the host's config variable)",
-            );
-            return d;
-        }
+    let (mut d, path) = match Diagnosis::for_spec(spec, env) {
+        Ok(started) => started,
+        Err(d) => return d,
     };
-    d.path = Some(path.clone());
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -18,26 +18,13 @@ use crate::edit;
 use crate::env::{is_executable, Env};
 use crate::files;
 use crate::launcher::is_node_script;
-use crate::paths::config_path;
 use crate::registry::{Answer, HookSpec, Mechanism, Shape};
 
 pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
-    let mut d = Diagnosis::new(spec.id, spec.mechanism);
-    if let Some(n) = spec.note {
-        d.notes.push(n.to_string());
-    }
-    let path = match config_path(&spec.anchor, spec.file, env) {
-        Ok(p) => p,
-        Err(e) => {
-            d.problem(
-                Health::Broken,
-                e.to_string(),
-                "set HOME (or the host's config variable)",
-            );
-            return d;
-        }
+    let (mut d, path) = match Diagnosis::for_spec(spec, env) {
+        Ok(started) => started,
+        Err(d) => return d,
     };
-    d.path = Some(path.clone());
     let windows = spec.windows_deny && env.is_windows();
     let loaded = match files::load(&path) {
         Ok(l) => l,

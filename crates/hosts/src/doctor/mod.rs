@@ -111,6 +111,31 @@ impl Diagnosis {
     }
 }
 
+impl Diagnosis {
+    /// A diagnosis of a hook or extension host, with its config file located; a
+    /// finished (broken) diagnosis when the file cannot be located.
+    fn for_spec(spec: &'static HookSpec, env: &Env) -> Result<(Diagnosis, PathBuf), Diagnosis> {
+        let mut d = Diagnosis::new(spec.id, spec.mechanism);
+        if let Some(n) = spec.note {
+            d.notes.push(n.to_string());
+        }
+        match crate::paths::config_path(&spec.anchor, spec.file, env) {
+            Ok(path) => {
+                d.path = Some(path.clone());
+                Ok((d, path))
+            }
+            Err(e) => {
+                d.problem(
+                    Health::Broken,
+                    e.to_string(),
+                    "set HOME (or the host's config variable)",
+                );
+                Err(d)
+            }
+        }
+    }
+}
+
 pub fn diagnose(target: Target, env: &Env) -> Diagnosis {
     match target {
         Target::Hook(spec) => match spec.shape {

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{Structured, StructuredOutput};
+use super::{Structured, StructuredOutput, WholeText};
 use crate::reduce::signal::{self, Level};
 use crate::reduce::text::clip_line;
 
@@ -25,27 +25,16 @@ const MAX_RECORDS: usize = 300;
 
 #[derive(Default)]
 pub struct GhJson {
-    text: String,
-    too_big: bool,
-    lines: u64,
+    text: WholeText<MAX_JSON_BYTES>,
 }
 
 impl Structured for GhJson {
     fn push(&mut self, line: &str) {
-        self.lines += 1;
-        if self.text.len() + line.len() > MAX_JSON_BYTES {
-            self.too_big = true;
-            return;
-        }
-        self.text.push_str(line);
-        self.text.push('\n');
+        self.text.push(line);
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
-        if self.too_big {
-            return None;
-        }
-        let t = self.text.trim();
+        let t = self.text.get()?;
         if !(t.starts_with('{') || t.starts_with('[')) {
             return None;
         }

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{Structured, StructuredOutput};
+use super::{Structured, StructuredOutput, WholeText};
 use crate::reduce::text::clip_line;
 
 const MAX_BYTES: usize = 8 << 20;
@@ -15,26 +15,17 @@ const MAX_RECORD_CHARS: usize = 20_000;
 
 #[derive(Default)]
 pub struct JsonRecords {
-    text: String,
-    too_big: bool,
+    text: WholeText<MAX_BYTES>,
 }
 
 impl JsonRecords {
     pub fn push_line(&mut self, line: &str) {
-        if self.text.len() + line.len() > MAX_BYTES {
-            self.too_big = true;
-            return;
-        }
-        self.text.push_str(line);
-        self.text.push('\n');
+        self.text.push(line);
     }
 
     /// The reduction, or None when the text is not one JSON value.
     pub fn render(&self) -> Option<StructuredOutput> {
-        if self.too_big {
-            return None;
-        }
-        let t = self.text.trim();
+        let t = self.text.get()?;
         if !(t.starts_with('{') || t.starts_with('[')) {
             return None;
         }

@@ -33,6 +33,33 @@ impl StructuredOutput {
     }
 }
 
+/// The whole output kept as one text, for reducers that parse it at the end (JSON).
+/// Past `CAP` bytes it gives up, so the rule's line reduction stands.
+#[derive(Default)]
+pub struct WholeText<const CAP: usize> {
+    text: String,
+    too_big: bool,
+    /// Every line pushed, kept or not.
+    pub lines: u64,
+}
+
+impl<const CAP: usize> WholeText<CAP> {
+    pub fn push(&mut self, line: &str) {
+        self.lines += 1;
+        if self.too_big || self.text.len() + line.len() > CAP {
+            self.too_big = true;
+            return;
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    /// The text, trimmed; `None` when it was too big to keep.
+    pub fn get(&self) -> Option<&str> {
+        (!self.too_big).then(|| self.text.trim())
+    }
+}
+
 pub trait Structured {
     fn push(&mut self, line: &str);
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Structured, StructuredOutput};
+use super::{Structured, StructuredOutput, WholeText};
 use crate::reduce::text::clip_line;
 
 const MAX_BYTES: usize = 8 << 20;
@@ -25,8 +25,7 @@ const DROPPED_KEYS: &[&str] = &[
 
 #[derive(Default)]
 pub struct SessionsHistory {
-    text: String,
-    too_big: bool,
+    text: WholeText<MAX_BYTES>,
 }
 
 fn scalar(v: &Value) -> String {
@@ -94,19 +93,12 @@ fn push_text(s: &str, out: &mut Vec<String>) {
 
 impl Structured for SessionsHistory {
     fn push(&mut self, line: &str) {
-        if self.text.len() + line.len() > MAX_BYTES {
-            self.too_big = true;
-            return;
-        }
-        self.text.push_str(line);
-        self.text.push('\n');
+        self.text.push(line);
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
-        if self.too_big {
-            return None;
-        }
-        let v: Value = serde_json::from_str(self.text.trim()).ok()?;
+        let t = self.text.get()?;
+        let v: Value = serde_json::from_str(t).ok()?;
         let o = v.as_object()?;
         let msgs = o.get("messages")?.as_array()?;
         let mut lines = Vec::new();

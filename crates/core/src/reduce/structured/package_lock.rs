@@ -8,16 +8,14 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{Structured, StructuredOutput};
+use super::{Structured, StructuredOutput, WholeText};
 
 /// Lock files larger than this are left to the line reduction (bounded memory).
 const MAX_BYTES: usize = 12 << 20;
 
 #[derive(Default)]
 pub struct PackageLock {
-    text: String,
-    too_big: bool,
-    lines: u64,
+    text: WholeText<MAX_BYTES>,
 }
 
 #[derive(Deserialize, Default)]
@@ -46,20 +44,12 @@ struct Pkg {
 
 impl Structured for PackageLock {
     fn push(&mut self, line: &str) {
-        self.lines += 1;
-        if self.too_big || self.text.len() + line.len() > MAX_BYTES {
-            self.too_big = true;
-            return;
-        }
-        self.text.push_str(line);
-        self.text.push('\n');
+        self.text.push(line);
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
-        if self.too_big {
-            return None;
-        }
-        let lock: Lock = serde_json::from_str(self.text.trim()).ok()?;
+        let t = self.text.get()?;
+        let lock: Lock = serde_json::from_str(t).ok()?;
         let v2 = !lock.packages.is_empty();
         let entries: Vec<(&str, &Pkg)> = if v2 {
             lock.packages
@@ -155,7 +145,7 @@ impl Structured for PackageLock {
             name: "package-lock",
             lines,
             facts: vec![("package".into(), entries.len() as u64)],
-            omitted: self.lines,
+            omitted: self.text.lines,
             filtered: 0,
             facts_line: false,
         })
