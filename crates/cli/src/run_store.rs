@@ -172,6 +172,9 @@ impl RunStore {
 
     fn build(&self, plan: Option<&Plan>, ending: &Ending<'_>, exit_code: Option<i32>) -> RunRecord {
         let (program, subcommand) = match plan {
+            // `a && b`, `a; b`: no one program to name, and the output is not one tool's,
+            // so reports keep these together instead of under "(unknown)".
+            Some(p) if p.norm.compound => ("(compound)".to_string(), None),
             Some(p) => {
                 let argv = if p.norm.argv.is_empty() {
                     p.norm.pipeline.first().map(Vec::as_slice).unwrap_or(&[])

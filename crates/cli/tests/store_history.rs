@@ -91,6 +91,7 @@ fn every_call_is_one_row_without_the_command_line() {
     assert_eq!(r[0]["exit"], 0);
     assert!(r[0]["rawBytes"].as_u64().unwrap() > "git version ".len() as u64);
     assert_eq!(r[1]["exit"], 5);
+    assert_eq!(r[1]["program"], "(compound)"); // `echo …; exit 5`: no one program
     assert_eq!(r[1]["source"], "cli");
     assert_eq!(r[2]["kind"], "reduce");
     assert_eq!(r[2]["rule"], "git/status");
