@@ -45,6 +45,26 @@ fn failure_output_starts_with_exit_line_and_keeps_stderr() {
 }
 
 #[test]
+fn a_compound_command_that_reads_files_comes_back_whole() {
+    let sb = Sandbox::new();
+    // 400 similar lines: the fallback would fold them if this were not a file read
+    let body: String = (1..=400)
+        .map(|i| format!("pub const VALUE_{i}: u32 = {i};\n"))
+        .collect();
+    sb.write("work/consts.rs", &body);
+    let out = sb
+        .cmd()
+        .args(["wrap", "--", "sh", "-c", "cat consts.rs; echo done"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{body}done\n")
+    );
+}
+
+#[test]
 fn not_found_is_127_and_not_executable_is_126() {
     let sb = Sandbox::new();
     let out = sb

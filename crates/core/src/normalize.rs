@@ -7,7 +7,8 @@
 //! - Setup segments (`cd x &&`, `export …;`, `set -e;`, `source …`, `if [ … ]; then …; fi`,
 //!   quiet file commands such as `mkdir -p`) are skipped when choosing the command.
 //! - Two or more substantive commands in sequence make the command *compound*: no
-//!   single rule may be applied to their mixed output.
+//!   single rule may be applied to their mixed output, and when one of them reads files
+//!   (`cat a; cat b`) the whole output passes through as an exact read.
 //! - In a pipeline into structural filters (`| head`, `| grep`, `| sort` …) the first
 //!   command is the one that counts; otherwise the last one produces the output.
 //!
@@ -264,7 +265,30 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             let exact = is_exact_read(&stages, idx);
             (argv, stages, exact)
         }
-        None => (Vec::new(), Vec::new(), false),
+        None => {
+            // `cat a.rs; cat b.rs`, `cat Cargo.toml && cargo build`: the agent asked for file
+            // content, and no reducer may cut it out of the mixed output (fidelity first).
+            let reader = substantive.iter().find(|(_, p)| {
+                let stages: Vec<Vec<String>> = p
+                    .commands
+                    .iter()
+                    .map(|c| match c {
+                        Command::Simple(sc) => {
+                            strip_prefixes(&strip_keywords(&sc.argv()), &mut Vec::new())
+                        }
+                        Command::Subshell(_) | Command::Group(_) => Vec::new(),
+                    })
+                    .collect();
+                is_exact_read(&stages, pick_stage(&stages))
+            });
+            if let Some((_, p)) = reader {
+                notes.push(format!(
+                    "compound command reads files ({}): passed through whole",
+                    describe(p)
+                ));
+            }
+            (Vec::new(), Vec::new(), compound && reader.is_some())
+        }
     };
     if via == Via::Original && notes.iter().any(|n| n.starts_with("stripped")) {
         via = Via::Effective;

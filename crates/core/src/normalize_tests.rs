@@ -159,9 +159,18 @@ fn exact_reads() {
         "cat Cargo.toml | grep version",
         "git show HEAD~1:src/main.rs",
         "yq .services compose.yml",
+        // compound: one part reads files, so the mixed output is not cut
+        "cat src/a.rs; cat src/b.rs",
+        "cat Cargo.toml && cargo build",
+        "cd crates/core && head -n 40 src/lib.rs && ls",
     ] {
         assert!(n(c).exact_read, "{c}");
     }
+    assert!(n("cat a.rs; cat b.rs").compound);
+    assert!(n("cat a.rs; cat b.rs")
+        .notes
+        .iter()
+        .any(|x| x.contains("reads files")));
     for c in [
         "tail -n 2000 app.log",
         "tail -f server.out",
@@ -170,6 +179,8 @@ fn exact_reads() {
         "sed -i s/a/b/ f",
         "ls -la",
         "cargo test | head",
+        "cargo build && cargo test",
+        "cat app.log; tail -n 500 server.log",
     ] {
         assert!(!n(c).exact_read, "{c}");
     }
