@@ -70,11 +70,11 @@ fn tricky_bytes() -> Vec<u8> {
 fn stored_output_comes_back_byte_identical() {
     let sb = Sandbox::new();
     let data = tricky_bytes();
-    let file = sb.path("work/data.bin");
+    let file = sb.path("work/data.log");
     std::fs::write(&file, &data).unwrap();
-    // `sh -c 'cat …; exit 3'` is not an exact file read: it is reduced, and cut
+    // reading a log is not an exact file read (logs are condensed): it is reduced, and cut
     let out = tj(&sb)
-        .args(["wrap", "--store", "--", "sh", "-c", "cat data.bin; exit 3"])
+        .args(["wrap", "--store", "--", "sh", "-c", "cat data.log; exit 3"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
@@ -278,7 +278,7 @@ fn a_store_that_cannot_be_written_costs_only_the_artifact() {
         b"a file where a directory should be",
     )
     .unwrap();
-    sb.write("work/varied.txt", &varied_lines(3000));
+    sb.write("work/varied.log", &varied_lines(3000)); // a log: condensed, not an exact read
     let out = tj(&sb)
         .env("TOKENJUICE_HOME", sb.path("data/blocker/tj"))
         .args([
@@ -287,7 +287,7 @@ fn a_store_that_cannot_be_written_costs_only_the_artifact() {
             "--",
             "sh",
             "-c",
-            "cat varied.txt; echo done; exit 4",
+            "cat varied.log; echo done; exit 4",
         ])
         .output()
         .unwrap();
