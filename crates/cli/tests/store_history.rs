@@ -91,7 +91,7 @@ fn every_call_is_one_row_without_the_command_line() {
     assert_eq!(r[0]["exit"], 0);
     assert!(r[0]["rawBytes"].as_u64().unwrap() > "git version ".len() as u64);
     assert_eq!(r[1]["exit"], 5);
-    assert_eq!(r[1]["program"], "(compound)"); // `echo …; exit 5`: no one program
+    assert_eq!(r[1]["program"], "echo"); // `exit 5` prints nothing: the output is echo's
     assert_eq!(r[1]["source"], "cli");
     assert_eq!(r[2]["kind"], "reduce");
     assert_eq!(r[2]["rule"], "git/status");
@@ -109,6 +109,19 @@ fn every_call_is_one_row_without_the_command_line() {
         assert!(!text.contains("hunter2"));
         assert!(!text.contains("--release"));
     }
+}
+
+#[test]
+fn compound_commands_are_recorded_as_such() {
+    let sb = Sandbox::new();
+    tj(&sb)
+        .args(["wrap", "--", "sh", "-c", "echo one; echo two"])
+        .assert()
+        .success();
+    let r = rows(&sb);
+    assert_eq!(r.len(), 1, "{r:#?}");
+    assert_eq!(r[0]["program"], "(compound)");
+    assert_eq!(r[0]["rule"], "generic/fallback");
 }
 
 #[test]

@@ -167,6 +167,9 @@ fn exact_reads() {
         assert!(n(c).exact_read, "{c}");
     }
     assert!(n("cat a.rs; cat b.rs").compound);
+    // `exit` prints nothing: the command before it is the one whose output this is
+    assert_eq!(n("cargo test; exit $?").argv, argv(&["cargo", "test"]));
+    assert!(!n("cargo test; exit $?").compound);
     assert!(n("cat a.rs; cat b.rs")
         .notes
         .iter()
