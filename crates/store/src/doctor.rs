@@ -138,6 +138,16 @@ pub fn health(h: &History, from_ms: i64, to_ms: i64) -> Result<Health, StoreErro
                 ratio * 100.0,
                 fallback_share_tokens * 100.0
             ));
+            if u(runs) < MIN_RUNS_FOR_SHARE {
+                reasons.push(format!(
+                    "only {runs} {} so far: too few to judge the fallback share ({MIN_RUNS_FOR_SHARE} needed) or the ratio ({MIN_RUNS_FOR_POOR} needed)",
+                    if runs == 1 { "run" } else { "runs" }
+                ));
+            } else if u(runs) < MIN_RUNS_FOR_POOR {
+                reasons.push(format!(
+                    "only {runs} runs so far: too few to judge the ratio ({MIN_RUNS_FOR_POOR} needed)"
+                ));
+            }
         }
         if let Some(m) = missing.first() {
             advice.push(format!(

@@ -531,6 +531,23 @@ fn discover_ranks_by_tokens_at_stake_and_doctor_judges() {
     h.insert_all(&poor[..3]).unwrap();
     let d = doctor::health(&h, 0, n + 1).unwrap();
     assert_eq!(d.verdict, Verdict::Warn);
+    // two runs, both to the fallback: "good" must not read as a judgement it cannot make
+    let t = tempfile::tempdir().unwrap();
+    let mut h = History::open_for_write(&Home::at(t.path()), 100).unwrap();
+    h.insert_all(&[
+        rec(n, "generic/fallback", "seq", 9000, 90),
+        rec(n, "generic/fallback", "seq", 9000, 90),
+    ])
+    .unwrap();
+    let d = doctor::health(&h, 0, n + 1).unwrap();
+    assert_eq!(d.verdict, Verdict::Good, "{:?}", d.reasons);
+    assert!(
+        d.reasons
+            .iter()
+            .any(|r| r.contains("only 2 runs so far: too few to judge the fallback share")),
+        "{:?}",
+        d.reasons
+    );
 }
 
 #[test]
