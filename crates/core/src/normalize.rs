@@ -232,24 +232,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
                     Command::Subshell(_) | Command::Group(_) => Vec::new(),
                 })
                 .collect();
-            let stages: Vec<Vec<String>> = p
-                .commands
-                .iter()
-                .map(|c| match c {
-                    Command::Simple(sc) => {
-                        let mut n = Vec::new();
-                        let a = strip_prefixes(&strip_keywords(&sc.argv()), &mut n);
-                        if !n.is_empty() || !sc.assignments.is_empty() {
-                            notes.extend(n);
-                            if !sc.assignments.is_empty() {
-                                notes.push("stripped variable assignments".into());
-                            }
-                        }
-                        a
-                    }
-                    Command::Subshell(_) | Command::Group(_) => Vec::new(),
-                })
-                .collect();
+            let stages = stage_argvs(p, &mut notes);
             let idx = pick_stage(&stages);
             if stages.len() > 1 {
                 notes.push(format!(
@@ -269,16 +252,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             // `cat a.rs; cat b.rs`, `cat Cargo.toml && cargo build`: the agent asked for file
             // content, and no reducer may cut it out of the mixed output (fidelity first).
             let reader = substantive.iter().find(|(_, p)| {
-                let stages: Vec<Vec<String>> = p
-                    .commands
-                    .iter()
-                    .map(|c| match c {
-                        Command::Simple(sc) => {
-                            strip_prefixes(&strip_keywords(&sc.argv()), &mut Vec::new())
-                        }
-                        Command::Subshell(_) | Command::Group(_) => Vec::new(),
-                    })
-                    .collect();
+                let stages = stage_argvs(p, &mut Vec::new());
                 is_exact_read(&stages, pick_stage(&stages))
             });
             if let Some((_, p)) = reader {
@@ -392,6 +366,28 @@ fn role(p: &shell::Pipeline) -> Role {
         _ if SETUP.contains(&a0) => Role::Setup,
         _ => Role::Substantive,
     }
+}
+
+/// The argv of each stage of a pipeline with keywords and prefixes stripped (empty for a
+/// subshell or group); what was stripped is noted.
+fn stage_argvs(p: &shell::Pipeline, notes: &mut Vec<String>) -> Vec<Vec<String>> {
+    p.commands
+        .iter()
+        .map(|c| match c {
+            Command::Simple(sc) => {
+                let mut n = Vec::new();
+                let a = strip_prefixes(&strip_keywords(&sc.argv()), &mut n);
+                if !n.is_empty() || !sc.assignments.is_empty() {
+                    notes.extend(n);
+                    if !sc.assignments.is_empty() {
+                        notes.push("stripped variable assignments".into());
+                    }
+                }
+                a
+            }
+            Command::Subshell(_) | Command::Group(_) => Vec::new(),
+        })
+        .collect()
 }
 
 /// Drop leading reserved words (`if`, `then`, `!` …) so `if [ -f x ]` reads as `[ -f x ]`.
