@@ -262,11 +262,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r = Box::<Apt>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(0)
+        crate::reduce::structured::feed(Box::<Apt>::default(), text, 0)
     }
 
     #[test]

@@ -355,11 +355,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r = Box::<Cargo>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(101)
+        crate::reduce::structured::feed(Box::<Cargo>::default(), text, 101)
     }
 
     const FAIL: &str = "   Compiling itoa v1.0.18

@@ -388,11 +388,8 @@ mod tests {
     use super::*;
 
     fn run(text: &str, nextest: bool) -> StructuredOutput {
-        let mut r: Box<dyn Structured> = Box::new(CargoTest::new(nextest));
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(101).expect("recognized")
+        crate::reduce::structured::feed(Box::new(CargoTest::new(nextest)), text, 101)
+            .expect("recognized")
     }
 
     #[test]

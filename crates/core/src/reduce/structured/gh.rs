@@ -612,11 +612,7 @@ mod tests {
     use super::*;
 
     fn run<S: Structured + Default + 'static>(text: &str) -> Option<StructuredOutput> {
-        let mut s: Box<S> = Box::default();
-        for l in text.lines() {
-            s.push(l);
-        }
-        s.finish(0)
+        crate::reduce::structured::feed(Box::<S>::default(), text, 0)
     }
 
     #[test]

@@ -121,11 +121,7 @@ mod tests {
 5f74589b (Dana Dev 2026-11-20 10:00:00 +0100 1) fn main() {
 5f74589b (Dana Dev 2026-11-20 10:00:00 +0100 2)     run();
 ^3d5fb78 (Ann Lee  2026-11-18 09:00:00 +0100 3) }";
-        let mut b = Box::new(GitBlame::default());
-        for l in text.lines() {
-            b.push(l);
-        }
-        let out = b.finish(0).unwrap();
+        let out = crate::reduce::structured::feed(Box::new(GitBlame::default()), text, 0).unwrap();
         assert_eq!(
             out.lines,
             vec![

@@ -262,11 +262,7 @@ Date:   Wed Nov 19 09:00:00 2026 +0000
 
     Merge branch 'x'
 ";
-        let mut g = Box::new(GitLog::default());
-        for l in text.lines() {
-            g.push(l);
-        }
-        let out = g.finish(0).unwrap();
+        let out = crate::reduce::structured::feed(Box::new(GitLog::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
         assert!(
             t.contains("0123456789 (HEAD -> main, origin/main) 2026-11-20 Ann Lee: Fix the parser"),
@@ -296,11 +292,10 @@ index 1..2 100644
 -old
 +new
 ";
-        let mut g = Box::new(GitLog::default());
-        for l in text.lines() {
-            g.push(l);
-        }
-        let t = g.finish(0).unwrap().lines.join("\n");
+        let t = crate::reduce::structured::feed(Box::new(GitLog::default()), text, 0)
+            .unwrap()
+            .lines
+            .join("\n");
         assert!(
             t.contains(
                 "2026-11-20 Ann: Change a\ndiff --git a/a.txt b/a.txt\n@@ -1 +1 @@\n-old\n+new"

@@ -320,11 +320,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut s = Box::new(GitStatus::default());
-        for l in text.lines() {
-            s.push(l);
-        }
-        s.finish(0)
+        crate::reduce::structured::feed(Box::new(GitStatus::default()), text, 0)
     }
 
     #[test]

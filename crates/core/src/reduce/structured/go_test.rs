@@ -249,11 +249,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r: Box<dyn Structured> = Box::<GoTest>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(1)
+        crate::reduce::structured::feed(Box::<GoTest>::default(), text, 1)
     }
 
     #[test]

@@ -185,11 +185,7 @@ Options:
           Can be repeated for even more
   -q, --quiet  Print less
 ";
-        let mut h = Box::new(Help::default());
-        for l in text.lines() {
-            h.push(l);
-        }
-        let out = h.finish(0).unwrap();
+        let out = crate::reduce::structured::feed(Box::new(Help::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
         for want in [
             "tool 1.0",

@@ -342,11 +342,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut h = Box::<Http>::default();
-        for l in text.lines() {
-            h.push(l);
-        }
-        h.finish(0)
+        crate::reduce::structured::feed(Box::<Http>::default(), text, 0)
     }
 
     #[test]

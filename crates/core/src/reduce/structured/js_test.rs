@@ -442,11 +442,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r: Box<dyn Structured> = Box::<JsTest>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(1)
+        crate::reduce::structured::feed(Box::<JsTest>::default(), text, 1)
     }
 
     #[test]

@@ -125,11 +125,8 @@ mod tests {
         "ID": "abc"
     }
 }"#;
-        let mut j = Box::new(JsonRecords::default());
-        for l in text.lines() {
-            j.push(l);
-        }
-        let out = j.finish(0).unwrap();
+        let out =
+            crate::reduce::structured::feed(Box::new(JsonRecords::default()), text, 0).unwrap();
         assert_eq!(
             out.lines,
             vec![

@@ -166,11 +166,8 @@ Events:
   Normal   Pulled   5m                 kubelet  Container image \"api:1.2\" already present on machine
   Warning  BackOff  2m (x25 over 7m)   kubelet  Back-off restarting failed container api
 ";
-        let mut d = Box::new(KubectlDescribe::default());
-        for l in text.lines() {
-            d.push(l);
-        }
-        let out = d.finish(0).unwrap();
+        let out =
+            crate::reduce::structured::feed(Box::new(KubectlDescribe::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
         for want in [
             "Annotations:  [2 lines hidden]",

@@ -870,11 +870,7 @@ mod tests {
 
     fn run(cmd: &str, text: &str) -> Option<StructuredOutput> {
         let norm = normalize(Some(cmd), None);
-        let mut l = Box::new(Listing::new(&norm));
-        for line in text.lines() {
-            l.push(line);
-        }
-        l.finish(0)
+        crate::reduce::structured::feed(Box::new(Listing::new(&norm)), text, 0)
     }
 
     #[test]

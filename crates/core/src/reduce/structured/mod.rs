@@ -60,6 +60,19 @@ impl<const CAP: usize> WholeText<CAP> {
     }
 }
 
+/// Tests: feed `text` to a reducer line by line and finish it with `exit_code`.
+#[cfg(test)]
+pub(crate) fn feed(
+    mut s: Box<dyn Structured>,
+    text: &str,
+    exit_code: i32,
+) -> Option<StructuredOutput> {
+    for line in text.lines() {
+        s.push(line);
+    }
+    s.finish(exit_code)
+}
+
 pub trait Structured {
     fn push(&mut self, line: &str);
     fn finish(self: Box<Self>, exit_code: i32) -> Option<StructuredOutput>;

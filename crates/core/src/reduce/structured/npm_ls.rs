@@ -135,11 +135,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r = Box::<NpmLs>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(0)
+        crate::reduce::structured::feed(Box::<NpmLs>::default(), text, 0)
     }
 
     #[test]

@@ -167,11 +167,8 @@ mod tests {
     "node_modules/a/node_modules/ms": { "version": "2.0.0", "dev": true }
   }
 }"#;
-        let mut r = Box::new(PackageLock::default());
-        for l in text.lines() {
-            r.push(l);
-        }
-        let out = r.finish(0).unwrap();
+        let out =
+            crate::reduce::structured::feed(Box::new(PackageLock::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
         assert!(
             t.contains("package-lock.json: app@1.2.0 (lockfileVersion 3)"),

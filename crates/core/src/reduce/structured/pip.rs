@@ -175,11 +175,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r = Box::<Pip>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(0)
+        crate::reduce::structured::feed(Box::<Pip>::default(), text, 0)
     }
 
     #[test]

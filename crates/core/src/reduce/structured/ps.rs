@@ -155,11 +155,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut p = Box::<Ps>::default();
-        for l in text.lines() {
-            p.push(l);
-        }
-        p.finish(0)
+        crate::reduce::structured::feed(Box::<Ps>::default(), text, 0)
     }
 
     #[test]

@@ -381,11 +381,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut r: Box<dyn Structured> = Box::<Pytest>::default();
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(1)
+        crate::reduce::structured::feed(Box::<Pytest>::default(), text, 1)
     }
 
     #[test]

@@ -589,11 +589,7 @@ mod tests {
 
     fn run(cmd: &str, text: &str) -> Option<StructuredOutput> {
         let norm = normalize(Some(cmd), None);
-        let mut s = Box::new(Search::new(&norm));
-        for line in text.lines() {
-            s.push(line);
-        }
-        s.finish(0)
+        crate::reduce::structured::feed(Box::new(Search::new(&norm)), text, 0)
     }
 
     #[test]

@@ -466,11 +466,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Option<StructuredOutput> {
-        let mut t = Box::new(Table::default());
-        for l in text.lines() {
-            t.push(l);
-        }
-        t.finish(0)
+        crate::reduce::structured::feed(Box::new(Table::default()), text, 0)
     }
 
     #[test]

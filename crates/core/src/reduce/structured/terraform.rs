@@ -270,11 +270,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str, code: i32) -> Option<StructuredOutput> {
-        let mut t = Box::new(Terraform::default());
-        for l in text.lines() {
-            t.push(l);
-        }
-        t.finish(code)
+        crate::reduce::structured::feed(Box::new(Terraform::default()), text, code)
     }
 
     const PLAN: &str = r#"terraform_data.old: Refreshing state... [id=1b2c]

@@ -636,11 +636,7 @@ mod tests {
     use super::*;
 
     fn run(kind: Kind, text: &str) -> Option<StructuredOutput> {
-        let mut r: Box<dyn Structured> = Box::new(Xunit::new(kind));
-        for l in text.lines() {
-            r.push(l);
-        }
-        r.finish(1)
+        crate::reduce::structured::feed(Box::new(Xunit::new(kind)), text, 1)
     }
 
     #[test]
