@@ -406,20 +406,8 @@ fn parse_into(
             };
             if file.shape == FileShape::FlatJson {
                 // Cursor: each entry is its own handler with an optional matcher.
-                let matcher_src = match g.get("matcher") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(_) => {
-                        diags.push(error(
-                            path,
-                            Some(format!("{gentry}.matcher")),
-                            "must be a string".into(),
-                        ));
-                        continue;
-                    }
-                };
-                let Some(matcher) =
-                    compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags)
+                let Some((matcher_src, matcher)) =
+                    group_matcher(dialect, kind, g, path, &gentry, diags)
                 else {
                     continue;
                 };
@@ -442,17 +430,10 @@ fn parse_into(
                 *group += 1;
                 continue;
             }
-            let matcher_src = match g.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => {
-                    diags.push(error(
-                        path,
-                        Some(format!("{gentry}.matcher")),
-                        "must be a string such as \"Bash\" or \"Write|Edit\"".into(),
-                    ));
-                    continue;
-                }
+            let Some((matcher_src, matcher)) =
+                group_matcher(dialect, kind, g, path, &gentry, diags)
+            else {
+                continue;
             };
             let sequential = match g.get("sequential") {
                 None => false,
@@ -479,11 +460,6 @@ fn parse_into(
                     ));
                     false
                 }
-            };
-            let Some(matcher) =
-                compile_matcher(dialect, kind, matcher_src.as_deref(), path, &gentry, diags)
-            else {
-                continue;
             };
             let list = match g.get("hooks") {
                 Some(Value::Array(list)) => list,
@@ -527,6 +503,32 @@ fn parse_into(
         }
     }
     true
+}
+
+/// The `matcher` of a group (or of a flat entry), read and compiled; `None` after an error
+/// diagnostic, so the caller skips the entry.
+fn group_matcher(
+    dialect: &Dialect,
+    kind: EventKind,
+    g: &serde_json::Map<String, Value>,
+    path: &Path,
+    gentry: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Option<String>, Matcher)> {
+    let src = match g.get("matcher") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            diags.push(error(
+                path,
+                Some(format!("{gentry}.matcher")),
+                "must be a string: a tool name, an `A|B` list or a regular expression".into(),
+            ));
+            return None;
+        }
+    };
+    let matcher = compile_matcher(dialect, kind, src.as_deref(), path, gentry, diags)?;
+    Some((src, matcher))
 }
 
 fn compile_matcher(

@@ -278,3 +278,35 @@ fn unreadable_and_non_object_files_are_broken_not_fatal() {
     let s = cb_settings(&t.path().join("h"), &proj);
     assert_eq!(s.files[1].status, FileStatus::Broken);
 }
+
+#[test]
+fn a_matcher_that_is_not_a_string_skips_only_its_entry_in_both_shapes() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    let proj = t.path().join("proj");
+    // groups (CodeBuddy): the bad group goes, the good one stays
+    write(
+        &proj.join(".codebuddy/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":5,"hooks":[{"type":"command","command":"bad.sh"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"good.sh"}]}]}}"#,
+    );
+    let s = cb_settings(&home, &proj);
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["good.sh"]);
+    assert_eq!(s.diagnostics.len(), 1, "{:?}", s.diagnostics);
+    assert_eq!(
+        s.diagnostics[0].entry.as_deref(),
+        Some("hooks.PreToolUse[0].matcher")
+    );
+    assert!(s.diagnostics[0].message.contains("must be a string"));
+    // flat entries (Cursor): the same rule
+    write(
+        &home.join(".cursor/hooks.json"),
+        r#"{"version":1,"hooks":{"preToolUse":[{"command":"bad.sh","matcher":["Shell"]},{"command":"good.sh","matcher":"Shell"}]}}"#,
+    );
+    let s = HookSettings::load(Host::Cursor, &proj, &HostEnv::with_home(&home));
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["good.sh"], "{:?}", s.diagnostics);
+    assert!(s.diagnostics.iter().any(|d| d.entry.as_deref()
+        == Some("hooks.preToolUse[0].matcher")
+        && d.message.contains("must be a string")));
+}
