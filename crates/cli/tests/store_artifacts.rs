@@ -9,22 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// `tokenjuice` in the sandbox with no store settings inherited from the caller.
 fn tj(sb: &Sandbox) -> assert_cmd::Command {
-    let mut c = sb.cmd();
-    for v in [
-        "TOKENJUICE_STATS",
-        "TOKENJUICE_STORE",
-        "TOKENJUICE_STATS_COMMANDS",
-        "TOKENJUICE_RETENTION_DAYS",
-        "TOKENJUICE_RETENTION_MB",
-        "TOKENJUICE_ARTIFACT_MAX_MB",
-        "TOKENJUICE_CODEBUDDY_STORE",
-        "NO_COLOR",
-    ] {
-        c.env_remove(v);
-    }
-    // these tests look at the database after each run: no batching through the spool
-    c.env("TOKENJUICE_STATS_BATCH_KB", "0");
-    c
+    sb.store_cmd()
 }
 
 fn home(sb: &Sandbox) -> PathBuf {

@@ -8,21 +8,9 @@ use common::Sandbox;
 use rusqlite::Connection;
 use std::path::PathBuf;
 
+/// `tokenjuice` in the sandbox with no store settings inherited from the caller.
 fn tj(sb: &Sandbox) -> assert_cmd::Command {
-    let mut c = sb.cmd();
-    for v in [
-        "TOKENJUICE_STATS",
-        "TOKENJUICE_STORE",
-        "TOKENJUICE_STATS_COMMANDS",
-        "TOKENJUICE_RETENTION_DAYS",
-        "TOKENJUICE_RETENTION_MB",
-        "TOKENJUICE_STATS_BUSY_MS",
-    ] {
-        c.env_remove(v);
-    }
-    // these tests look at the database after each run: no batching through the spool
-    c.env("TOKENJUICE_STATS_BATCH_KB", "0");
-    c
+    sb.store_cmd()
 }
 
 fn db(sb: &Sandbox) -> PathBuf {

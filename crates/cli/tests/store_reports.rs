@@ -5,19 +5,9 @@ mod common;
 use common::Sandbox;
 use rusqlite::{params, Connection};
 
+/// `tokenjuice` in the sandbox with no store settings inherited from the caller.
 fn tj(sb: &Sandbox) -> assert_cmd::Command {
-    let mut c = sb.cmd();
-    for v in [
-        "TOKENJUICE_STATS",
-        "TOKENJUICE_STORE",
-        "TOKENJUICE_STATS_COMMANDS",
-        "NO_COLOR",
-    ] {
-        c.env_remove(v);
-    }
-    // these tests look at the database after each run: no batching through the spool
-    c.env("TOKENJUICE_STATS_BATCH_KB", "0");
-    c
+    sb.store_cmd()
 }
 
 fn json(out: std::process::Output) -> serde_json::Value {

@@ -40,6 +40,28 @@ impl Sandbox {
         c
     }
 
+    /// `cmd()` with no history/store settings inherited from the caller, and history written
+    /// straight to the database (no batching through the spool), so tests can read it after
+    /// each run.
+    pub fn store_cmd(&self) -> Command {
+        let mut c = self.cmd();
+        for v in [
+            "TOKENJUICE_STATS",
+            "TOKENJUICE_STORE",
+            "TOKENJUICE_STATS_COMMANDS",
+            "TOKENJUICE_STATS_BUSY_MS",
+            "TOKENJUICE_RETENTION_DAYS",
+            "TOKENJUICE_RETENTION_MB",
+            "TOKENJUICE_ARTIFACT_MAX_MB",
+            "TOKENJUICE_CODEBUDDY_STORE",
+            "NO_COLOR",
+        ] {
+            c.env_remove(v);
+        }
+        c.env("TOKENJUICE_STATS_BATCH_KB", "0");
+        c
+    }
+
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
         let p = self.path(rel);
         if let Some(parent) = p.parent() {
