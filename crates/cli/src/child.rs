@@ -89,9 +89,19 @@ fn is_foreground_tty() -> bool {
     }
 }
 
+/// Which process group the command runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Its own group (unless it must share the terminal), so forwarded signals reach
+    /// everything it starts.
+    Own,
+    /// Ours: whoever kills our group (an agent on a timeout) kills the command too.
+    Inherit,
+}
+
 /// Start `argv`. On failure the one-line reason is printed and the shell-style exit
 /// code returned: 127 not found, 126 not executable or not startable.
-pub fn spawn(argv: &[String]) -> Result<Child, i32> {
+pub fn spawn(argv: &[String], group: Group) -> Result<Child, i32> {
     let fail = |what: &str, e: std::io::Error| {
         eprintln!("tokenjuice: {what}: {e}");
         126
@@ -103,7 +113,7 @@ pub fn spawn(argv: &[String]) -> Result<Child, i32> {
         .map_err(|e| fail("cannot duplicate a pipe", e))?;
     // In an interactive terminal the command stays in our process group so it can use the
     // terminal; otherwise it gets its own group so signals reach everything it starts.
-    let interactive = is_foreground_tty();
+    let interactive = group == Group::Inherit || is_foreground_tty();
     let mut cmd = Command::new(&argv[0]);
     cmd.args(&argv[1..])
         .stdin(Stdio::inherit())

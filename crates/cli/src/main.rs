@@ -4,6 +4,7 @@ mod capture;
 mod child;
 mod hooks_cmd;
 mod hosts_cmd;
+mod prefix;
 mod reduce_cmd;
 mod rules_env;
 mod run_store;
@@ -213,6 +214,12 @@ pub fn fault_injection(point: &str) {
 fn main() {
     // Panics are caught and reported as one warning line (fail open); no backtrace noise.
     std::panic::set_hook(Box::new(|_| {}));
+    // A host's shell prefix (`--shell-prefix=<host> '<line>'`) is read before clap: the host
+    // decides this argv's shape, and it runs on every command, so it must start fast.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(host) = prefix::requested(&args) {
+        std::process::exit(prefix::run(&host, &args));
+    }
     let cli = Cli::parse();
     let code = match cli.cmd {
         Cmd::Wrap(a) => wrap::run(wrap::WrapOpts {
@@ -224,6 +231,7 @@ fn main() {
             source: a.source,
             store: a.keep.store,
             no_stats: a.keep.no_stats,
+            host: None,
         }),
         Cmd::Reduce(a) => reduce_cmd::reduce(reduce_cmd::ReduceOpts {
             file: a.file,

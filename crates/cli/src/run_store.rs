@@ -95,6 +95,25 @@ impl RunStore {
         }
     }
 
+    /// Drop the artifact again when `text` does not name it (nothing was cut, so nobody
+    /// needs it); used where the raw output is kept only in case a cut needs a pointer.
+    pub fn forget_artifact_unless_named(&mut self, text: &str) {
+        let named = self
+            .stored
+            .as_ref()
+            .is_some_and(|s| text.contains(s.id.as_str()));
+        if named {
+            return;
+        }
+        if let (Some(s), Some(home)) = (self.stored.take(), &self.settings.home) {
+            artifact::remove(home, &s.id);
+        }
+    }
+
+    pub fn has_artifact(&self) -> bool {
+        self.stored.is_some()
+    }
+
     /// How to get the whole output back, for `Finish::recover_hint`.
     pub fn recover_hint(&self) -> Option<String> {
         let s = self.stored.as_ref()?;

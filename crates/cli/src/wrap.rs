@@ -32,6 +32,18 @@ pub struct WrapOpts {
     pub store: bool,
     /// Do not record this run in the history (`--no-stats`).
     pub no_stats: bool,
+    /// Set when a host runs its own shell line through tokenjuice (a shell prefix).
+    pub host: Option<HostOutput>,
+}
+
+/// How a host that runs its command line through tokenjuice wants the output.
+pub struct HostOutput {
+    /// The user's command, for choosing a rule (argv is the host's whole shell line).
+    pub command: String,
+    /// The host's own output limits: our text always stays under them.
+    pub cut: tokenjuice_core::budget::HostCut,
+    /// The host prints the exit status itself.
+    pub prints_exit: bool,
 }
 
 pub fn run(opts: WrapOpts) -> i32 {
@@ -43,10 +55,15 @@ pub fn run(opts: WrapOpts) -> i32 {
         } else {
             rules_env::load_for_run()
         };
+        let host_command = opts.host.as_ref().map(|h| h.command.as_str());
         let req = Request {
             tool_name: "exec",
-            command: None,
-            argv: Some(&opts.argv),
+            command: host_command,
+            argv: if host_command.is_some() {
+                None
+            } else {
+                Some(&opts.argv)
+            },
             classifier: opts.classifier.as_deref(),
             raw: opts.raw,
             no_omit: opts.no_omit,
@@ -71,11 +88,19 @@ pub fn run(opts: WrapOpts) -> i32 {
 
     let store = RunStore::begin(
         tokenjuice_store::RunKind::Wrap,
-        opts.store,
+        // for a host, the raw output is kept so that a cut can name it; dropped when unused
+        opts.store || opts.host.is_some(),
         opts.no_stats,
         opts.source.as_deref(),
     );
-    let child = match crate::child::spawn(&opts.argv) {
+    // A host's shell line stays in the host's process group: the host's kill on a timeout
+    // then reaches the command too.
+    let group = if opts.host.is_some() {
+        crate::child::Group::Inherit
+    } else {
+        crate::child::Group::Own
+    };
+    let child = match crate::child::spawn(&opts.argv, group) {
         Ok(c) => c,
         Err(code) => {
             store.record(
@@ -126,6 +151,7 @@ pub fn run(opts: WrapOpts) -> i32 {
                 capture_truncated: false,
                 trace: opts.out.trace,
                 source: opts.source.clone(),
+                host_prints_exit: opts.host.as_ref().is_some_and(|h| h.prints_exit),
             };
             catch_unwind(AssertUnwindSafe(move || {
                 crate::fault_injection("finish");
@@ -139,7 +165,31 @@ pub fn run(opts: WrapOpts) -> i32 {
     let ending_result;
     let ending = match finished {
         Ok(mut result) => {
-            state.store.attach(&mut result);
+            if let Some(h) = &opts.host {
+                let raw = fit_for_host(&mut result, h, &state.store, exit_code);
+                if !raw {
+                    state.store.attach(&mut result);
+                }
+                state
+                    .store
+                    .forget_artifact_unless_named(&result.inline_text);
+                if !state.store.has_artifact() {
+                    result.raw_ref = None;
+                }
+                if raw {
+                    // nothing to gain: the host gets the output exactly as without us
+                    let _ = state.capture.write_to(&mut out);
+                    let _ = out.flush();
+                    drop(out);
+                    state
+                        .store
+                        .record(plan.as_ref(), Ending::Result(&result), Some(exit_code));
+                    return exit_code;
+                }
+            }
+            if opts.host.is_none() {
+                state.store.attach(&mut result);
+            }
             let _ = crate::print_result(&mut out, &result, opts.out.format, exit_code);
             ending_result = result;
             Ending::Result(&ending_result)
@@ -169,6 +219,33 @@ pub fn run(opts: WrapOpts) -> i32 {
     drop(out);
     state.store.record(plan.as_ref(), ending, Some(exit_code));
     exit_code
+}
+
+/// Keep a host's text under its limits. Returns true when the raw output should be given
+/// instead (the reduction would not be smaller).
+fn fit_for_host(
+    result: &mut tokenjuice_core::result::CompactResult,
+    h: &HostOutput,
+    store: &RunStore,
+    exit_code: i32,
+) -> bool {
+    let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
+    let text_chars = result.inline_text.chars().count();
+    if text_chars >= raw_chars {
+        return true;
+    }
+    let budget = h.cut.budget(raw_chars, exit_code != 0);
+    if text_chars > budget || result.inline_text.lines().count() > h.cut.max_lines {
+        let how = store
+            .recover_hint()
+            .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- …` for all".into());
+        result.inline_text =
+            tokenjuice_core::budget::fit(&result.inline_text, budget, h.cut.max_lines, &how);
+        result.stats.reduced_chars = result.inline_text.chars().count() as u64;
+        result.stats.reduced_tokens = tokenjuice_core::tokens::estimate(&result.inline_text);
+        result.compaction.kinds.push("host-budget".into());
+    }
+    false
 }
 
 struct RunState {

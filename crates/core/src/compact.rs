@@ -208,6 +208,9 @@ pub struct Finish {
     pub capture_truncated: bool,
     pub trace: bool,
     pub source: Option<String>,
+    /// The host prints the exit status itself (Claude Code's `Exit code N`): no `exit N`
+    /// line of ours, so the model never reads it twice.
+    pub host_prints_exit: bool,
 }
 
 impl Plan {
@@ -339,10 +342,10 @@ impl<'p> Session<'p> {
         None
     }
 
-    fn cleaned_raw(&self, raw: &[u8], exit_code: i32) -> String {
+    fn cleaned_raw(&self, raw: &[u8], exit_code: i32, exit_line: bool) -> String {
         let raw_text = String::from_utf8_lossy(raw);
         let mut out: Vec<String> = Vec::new();
-        if exit_code != 0 {
+        if exit_code != 0 && exit_line {
             out.push(format!("exit {exit_code}"));
         }
         let mut cleaned: Vec<String> = raw_text
@@ -518,7 +521,7 @@ impl<'p> Session<'p> {
         }
 
         let mut lines: Vec<String> = Vec::new();
-        if failed {
+        if failed && !fin.host_prints_exit {
             lines.push(format!("exit {exit_code}"));
         }
         let left_out = body.omitted + body.filtered;
@@ -594,7 +597,7 @@ impl<'p> Session<'p> {
                 let weak = reduced_tokens * 10 >= raw_tokens * 9
                     || raw_tokens.saturating_sub(reduced_tokens) < MIN_GAIN_TOKENS;
                 if weak {
-                    text = self.cleaned_raw(raw, exit_code);
+                    text = self.cleaned_raw(raw, exit_code, !fin.host_prints_exit);
                     kinds = vec!["passthrough".into()];
                     decision = "passed through: compaction would not save enough".into();
                 }

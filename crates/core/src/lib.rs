@@ -8,6 +8,7 @@
 //! assert_eq!(result.classification.matched_reducer, "git/status");
 //! ```
 
+pub mod budget;
 pub mod classify;
 pub mod compact;
 pub mod fixture;

@@ -57,6 +57,16 @@ fn decide_call(spec: &HookSpec, call: &ToolCall, launcher: Option<&str>, env: &E
     if command.trim().is_empty() {
         return Decision::NoChange("empty command");
     }
+    if spec.answer == Answer::MarkStreaming {
+        let background = call.input.get("run_in_background").and_then(Value::as_bool) == Some(true);
+        if background {
+            return match crate::streaming::mark(command) {
+                Ok(()) => Decision::NoChange("marked to stream: output passes through"),
+                Err(_) => Decision::NoChange("could not mark the command to stream"),
+            };
+        }
+        return Decision::NoChange("foreground command: the shell prefix compacts it");
+    }
     if spec.windows_deny && env.is_windows() {
         return Decision::Deny(WINDOWS_REASON.replace("<host>", spec.id));
     }
@@ -127,7 +137,12 @@ pub fn answer(spec: &HookSpec, d: &Decision) -> String {
             "hookEventName": spec.event,
             "tool_input": {"command": i.get("command").cloned().unwrap_or(Value::Null)},
         }}),
-        (Answer::CopilotResult | Answer::None, Decision::Rewrite(_)) => json!({}),
+        (
+            Answer::CopilotResult | Answer::None | Answer::MarkStreaming | Answer::GeminiTail,
+            Decision::Rewrite(_),
+        ) => {
+            json!({})
+        }
     };
     v.to_string()
 }
@@ -148,6 +163,14 @@ const MIN_SAVED_CHARS: usize = 8;
 /// `tokenjuice copilot-cli-post-tool-use`: replaces a successful shell result's
 /// `textResultForLlm` with the compacted text; `{}` when there is nothing to gain.
 pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String {
+    if spec.answer == Answer::GeminiTail {
+        let Ok(payload) = serde_json::from_str::<Value>(strip_bom(stdin)) else {
+            return no_change(spec);
+        };
+        let settings = crate::gemini_tail::settings_files(&payload, &Env::from_process());
+        let tail = crate::gemini_tail::decide(&payload, rules, &settings);
+        return crate::gemini_tail::answer(tail).to_string();
+    }
     post_tool_use_value(spec, stdin, rules)
         .map(|v| v.to_string())
         .unwrap_or_else(|| no_change(spec))

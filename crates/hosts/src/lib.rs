@@ -21,14 +21,17 @@ pub mod entry;
 pub mod env;
 pub mod error;
 pub mod files;
+pub mod gemini_tail;
 pub mod guidance;
 pub mod launcher;
 pub mod owned;
 pub mod paths;
 pub mod payload;
+pub mod prefix_env;
 pub mod registry;
 pub mod rewrite;
 pub mod shell;
+pub mod streaming;
 
 use std::path::PathBuf;
 
@@ -141,7 +144,17 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             let root = files::parse_object(&loaded)?;
             let with_wrap = spec.mechanism == Mechanism::PreToolRewrite;
             let command = launcher.hook_command(&spec.entry_subcommand(), with_wrap);
-            let (root, removed) = edit::install(spec, root, &command, &path)?;
+            let (mut root, removed) = edit::install(spec, root, &command, &path)?;
+            if let Some(p) = registry::prefix_host(spec.id) {
+                if let Some(l) = prefix_env::install(p, &mut root, &launcher.path, &path)? {
+                    lines.push(l);
+                }
+                lines.push(format!(
+                    "env.{} = {}",
+                    p.prefix_env,
+                    prefix_env::value(p, &launcher.path)
+                ));
+            }
             if removed > 0 {
                 lines.push(format!(
                     "removed {removed} older tokenjuice entr{} (migrated in place)",
@@ -220,7 +233,10 @@ pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
             }
             _ => {
                 let root = files::parse_object(&loaded)?;
-                let (root, removed) = edit::uninstall(spec, root, &path)?;
+                let (mut root, mut removed) = edit::uninstall(spec, root, &path)?;
+                if let Some(p) = registry::prefix_host(spec.id) {
+                    removed += usize::from(prefix_env::uninstall(p, &mut root));
+                }
                 if removed == 0 {
                     return Ok(Report {
                         host: id,

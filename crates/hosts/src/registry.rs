@@ -16,6 +16,10 @@ pub enum Mechanism {
     Extension,
     /// A marked block in an instruction file telling the model to use `tokenjuice wrap`.
     Guidance,
+    /// The host runs every shell line through a prefix command it lets the user set
+    /// (Claude Code's `CLAUDE_CODE_SHELL_PREFIX`); tokenjuice is that prefix. The command stays
+    /// in the host's own shell line, so permissions and shell state are the host's.
+    ShellPrefix,
 }
 
 impl Mechanism {
@@ -25,6 +29,7 @@ impl Mechanism {
             Mechanism::PostToolReplace => "post-tool replace",
             Mechanism::Extension => "extension",
             Mechanism::Guidance => "guidance",
+            Mechanism::ShellPrefix => "shell prefix",
         }
     }
 }
@@ -84,8 +89,13 @@ pub enum Answer {
     Qwen,
     /// Copilot CLI post-tool: `modifiedResult` with the compacted `textResultForLlm`.
     CopilotResult,
+    /// Gemini CLI AfterTool: `tailToolCallRequest` = `read_file` of the compacted result.
+    GeminiTail,
     /// No hook answer (extensions).
     None,
+    /// Never changes the call: a background command is marked so that the shell prefix
+    /// passes its output through as it streams (Claude Code); the answer is always `{}`.
+    MarkStreaming,
 }
 
 /// A host reached through a hook or an extension file.
@@ -121,6 +131,9 @@ pub struct HookSpec {
     pub dialect: Dialect,
     /// A fact the user must know (permission posture, trust step); printed by doctor.
     pub note: Option<&'static str>,
+    /// The host's program and the versions (`major.minor`) in which tokenjuice's end-to-end
+    /// suite proved the mechanism in the real agent; doctor warns on any other version.
+    pub proven: Option<(&'static str, &'static [&'static str])>,
 }
 
 impl HookSpec {
@@ -165,6 +178,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: true,
         dialect: Dialect::CodeBuddy,
         note: Some("CodeBuddy applies a hook's modifiedInput only together with permissionDecision \"allow\" (its hook reference), so the rewrite answers allow; a command the model marked requires_approval:true is left unwrapped so CodeBuddy still asks for it"),
+        proven: None,
     },
     HookSpec {
         id: "cursor",
@@ -190,12 +204,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: true,
         dialect: Dialect::Cursor,
         note: Some("Cursor applies a hook's updated_input only together with permission \"allow\" or \"deny\" (rtk-ai/rtk#3213), so the rewrite answers allow: there is no other way to rewrite in Cursor, and that allow can spare a command Cursor's own approval prompt"),
+        proven: None,
     },
     HookSpec {
         id: "claude-code",
         display: "Claude Code",
         aliases: &["claude", "claudecode"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::ShellPrefix,
         anchor: Anchor::Home {
             env: &["CLAUDE_CONFIG_DIR", "CLAUDE_HOME"],
             dir: ".claude",
@@ -207,16 +222,17 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         event: "PreToolUse",
         matcher: Some("Bash"),
         command_key: "command",
-        status_message: STATUS,
+        status_message: Some("tokenjuice: marking background commands so their output streams"),
         timeout: Some(("timeout", 10)),
         named: false,
         tools: &["Bash"],
-        answer: Answer::UpdatedInput,
+        answer: Answer::MarkStreaming,
         shell_env: "TOKENJUICE_CLAUDE_CODE_SHELL",
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: None,
+        note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted"),
+        proven: Some(("claude", &["2.1"])),
     },
     HookSpec {
         id: "codex",
@@ -244,6 +260,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Codex,
         note: Some("Codex accepts a rewrite only as updatedInput + permissionDecision \"allow\"; its PreToolUse result carries no approval (codex-rs/core hook_runtime.rs), so sandbox and approval policy still apply to the wrapped command. Codex runs a user hook only after you trust it in /hooks"),
+        proven: None,
     },
     HookSpec {
         id: "pi",
@@ -271,12 +288,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
+        proven: None,
     },
     HookSpec {
         id: "gemini-cli",
         display: "Gemini CLI",
         aliases: &["gemini"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::PostToolReplace,
         anchor: Anchor::Home {
             env: &["GEMINI_HOME"],
             dir: ".gemini",
@@ -285,19 +303,20 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shape: Shape::Groups {
             root: Some("hooks"),
         },
-        event: "BeforeTool",
+        event: "AfterTool",
         matcher: Some("run_shell_command"),
         command_key: "command",
         status_message: None,
         timeout: Some(("timeout", 10000)),
         named: true,
         tools: &["run_shell_command"],
-        answer: Answer::Gemini,
+        answer: Answer::GeminiTail,
         shell_env: "TOKENJUICE_GEMINI_CLI_SHELL",
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Gemini,
-        note: None,
+        note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it"),
+        proven: Some(("gemini", &["0.61"])),
     },
     HookSpec {
         id: "qwen-code",
@@ -325,6 +344,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("Qwen Code applies updatedInput only with a permissionDecision, and \"allow\" skips its approval prompt; tokenjuice therefore rewrites only in yolo mode (where nothing is asked) and leaves commands alone in every other mode"),
+        proven: None,
     },
     HookSpec {
         id: "copilot-cli",
@@ -350,6 +370,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
+        proven: None,
     },
     HookSpec {
         id: "vscode-copilot",
@@ -375,6 +396,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("VS Code runs hooks only with chat.useHooks enabled and in a trusted workspace"),
+        proven: None,
     },
     HookSpec {
         id: "droid",
@@ -402,6 +424,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
+        proven: None,
     },
     HookSpec {
         id: "devin",
@@ -427,6 +450,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
+        proven: None,
     },
     HookSpec {
         id: "opencode",
@@ -454,6 +478,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
+        proven: None,
     },
 ];
 
@@ -564,4 +589,44 @@ pub fn by_entry_subcommand(sub: &str) -> Option<&'static HookSpec> {
     HOOK_HOSTS
         .iter()
         .find(|h| h.answer != Answer::None && h.entry_subcommand() == sub)
+}
+
+/// A host that runs its shell lines through a prefix command it lets the user set
+/// (`CLAUDE_CODE_SHELL_PREFIX`): tokenjuice is that prefix, and sees the command's output
+/// while the command stays in the host's own shell line.
+#[derive(Debug)]
+pub struct PrefixSpec {
+    pub id: &'static str,
+    /// The host's setting, as an environment variable (also accepted in its settings `env`).
+    pub prefix_env: &'static str,
+    /// Where a prefix the user had before us is kept; tokenjuice still runs the line through it.
+    pub next_env: &'static str,
+    /// The host's variable naming the shell it uses.
+    pub shell_env: &'static str,
+    /// The host's own output limits.
+    pub cut: tokenjuice_core::budget::HostCut,
+    /// The host prints the exit status itself (Claude: `Exit code N`).
+    pub prints_exit: bool,
+}
+
+pub static PREFIX_HOSTS: &[PrefixSpec] = &[PrefixSpec {
+    id: "claude-code",
+    prefix_env: "CLAUDE_CODE_SHELL_PREFIX",
+    next_env: "TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX",
+    shell_env: "CLAUDE_CODE_SHELL",
+    // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
+    // file path; failures are cut too (measured by the e2e suite).
+    cut: tokenjuice_core::budget::HostCut {
+        cut_chars: 30_000,
+        over_cut_keeps: 2_000,
+        fail_cut_chars: 30_000,
+        fail_over_cut_keeps: 2_000,
+        max_lines: usize::MAX,
+    },
+    prints_exit: true,
+}];
+
+/// The prefix host with this id.
+pub fn prefix_host(id: &str) -> Option<&'static PrefixSpec> {
+    PREFIX_HOSTS.iter().find(|p| p.id == id)
 }

@@ -2,6 +2,8 @@
 //! the installed hook through the hooks engine and then the command it wrote.
 
 use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 use tokenjuice_core::normalize::basename;
@@ -12,7 +14,7 @@ use tokenjuice_hooks::{
 };
 
 use super::{
-    install_fix, probe_dir, run_rewritten, Diagnosis, Health, PROBE_COMMAND, PROBE_TIMEOUT,
+    install_fix, prefix, probe_dir, run_rewritten, Diagnosis, Health, PROBE_COMMAND, PROBE_TIMEOUT,
 };
 use crate::edit;
 use crate::env::{is_executable, Env};
@@ -141,7 +143,67 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
     }
     host_specific(&mut d, spec, &path, entry, &root);
     probe_hook(&mut d, spec, &command);
+    if let Some(p) = crate::registry::prefix_host(spec.id) {
+        super::prefix::check(&mut d, p, &root);
+    }
+    version(&mut d, spec, env);
     d
+}
+
+/// The host's version against the versions the mechanism was proven in.
+pub(super) fn version(d: &mut Diagnosis, spec: &HookSpec, env: &Env) {
+    let Some((program_name, proven)) = spec.proven else {
+        return;
+    };
+    let Some(program) = env.which(program_name) else {
+        d.notes.push(format!(
+            "`{}` is not on PATH here, so its version was not checked (the mechanism is proven in {} {})",
+            program_name,
+            program_name,
+            proven.join(", ")
+        ));
+        return;
+    };
+    let out = prefix::run(
+        Command::new(&program).arg("--version"),
+        Duration::from_secs(10),
+    );
+    let text = out
+        .as_ref()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let Some(v) = text
+        .split_whitespace()
+        .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()))
+    else {
+        d.problem(
+            Health::Warn,
+            format!(
+                "could not read the version of {} (`--version` said {:?})",
+                program.display(),
+                text.trim()
+            ),
+            "check that the agent runs",
+        );
+        return;
+    };
+    let major_minor: String = v.split('.').take(2).collect::<Vec<_>>().join(".");
+    if proven.contains(&major_minor.as_str()) {
+        d.fact(format!(
+            "{} {v}: the mechanism is proven in {major_minor}.x by tokenjuice's end-to-end suite",
+            program_name
+        ));
+    } else {
+        d.problem(
+            Health::Warn,
+            format!(
+                "{} {v} is a version the mechanism was not proven in (proven: {}); it may run commands differently",
+                program_name,
+                proven.join(", ")
+            ),
+            format!("use a proven version, or check the output by hand; `tokenjuice uninstall {}` removes it", spec.id),
+        );
+    }
 }
 
 /// Checks, with the host's matcher rules, that our entry's matcher selects the host's shell
@@ -273,6 +335,18 @@ fn host_specific(
 ) {
     if spec.id == "codex" {
         codex_checks(d, path, entry);
+    }
+    if spec.answer == Answer::GeminiTail {
+        let payload = json!({"cwd": std::env::current_dir().unwrap_or_default()});
+        let files = crate::gemini_tail::settings_files(&payload, &Env::from_process());
+        match crate::gemini_tail::read_file_blocked(&files) {
+            Some(why) => d.problem(
+                Health::Disabled,
+                format!("{why}: the hook leaves every result as Gemini made it, so nothing is compacted"),
+                "let read_file run unasked (the tail reads the compacted result with it)",
+            ),
+            None => d.fact("read_file is available and unasked in the settings read (system, user, this folder)"),
+        }
     }
     let honours_disable_all = matches!(spec.id, "qwen-code" | "claude-code");
     if honours_disable_all && root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
@@ -424,6 +498,27 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
         );
         return;
     };
+    if spec.answer == Answer::GeminiTail {
+        let file = output
+            .pointer("/hookSpecificOutput/tailToolCallRequest/args/file_path")
+            .and_then(Value::as_str);
+        let tool = output.pointer("/hookSpecificOutput/tailToolCallRequest/name");
+        let text = file.and_then(|f| std::fs::read_to_string(f).ok());
+        let sent = sample_post_text().len();
+        match (tool.and_then(Value::as_str), text) {
+            (Some("read_file"), Some(t)) if t.len() < sent && t.contains("Exit Code: 3") => d.fact(format!(
+                "a sample failing {} payload was answered with a read_file tail of the compacted result ({sent} → {} bytes, Gemini's exit line kept)",
+                spec.event,
+                t.len()
+            )),
+            _ => d.problem(
+                Health::Broken,
+                format!("the hook did not hand back a compacted sample result; it answered {output}"),
+                install_fix(spec.id),
+            ),
+        }
+        return;
+    }
     if spec.mechanism == Mechanism::PostToolReplace {
         let replaced = output
             .pointer("/modifiedResult/textResultForLlm")
@@ -440,6 +535,18 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
                 format!("the hook did not replace a noisy sample result; it answered {output}"),
                 install_fix(spec.id),
             ),
+        }
+        return;
+    }
+    if spec.answer == Answer::MarkStreaming {
+        if trace.effect.rewrite.is_none() && trace.effect.decision.is_none() {
+            d.fact("the hook, run on a sample foreground payload, changes nothing (no decision, no rewrite)");
+        } else {
+            d.problem(
+                Health::Broken,
+                format!("the hook answered more than nothing on a sample payload: {output}"),
+                install_fix(spec.id),
+            );
         }
         return;
     }
@@ -483,6 +590,24 @@ fn sample_post_text() -> String {
 }
 
 fn sample_payload(spec: &HookSpec, cwd: &Path) -> Result<(EventKind, Value), String> {
+    if spec.answer == Answer::GeminiTail {
+        let body = sample_post_text();
+        return Ok((
+            EventKind::PostToolUse,
+            json!({
+                "session_id": "tokenjuice-doctor",
+                "hook_event_name": spec.event,
+                "cwd": cwd.to_string_lossy(),
+                "transcript_path": cwd.join("project/chats/session.json").to_string_lossy(),
+                "tool_name": spec.tools[0],
+                "tool_input": {"command": "./fetch-all.sh"},
+                "tool_response": {"llmContent": format!(
+                    "<untrusted_context>\nOutput: {}\nExit Code: 3\nProcess Group PGID: 1\n</untrusted_context>",
+                    body.trim_end()
+                )},
+            }),
+        ));
+    }
     if spec.mechanism == Mechanism::PostToolReplace {
         let text = sample_post_text();
         let args = json!({"command": "./fetch-all.sh"}).to_string();
@@ -543,7 +668,9 @@ fn rewritten_command(
         Answer::CodeBuddy => "/hookSpecificOutput/modifiedInput/command",
         Answer::Cursor => "/updated_input/command",
         Answer::Gemini => "/hookSpecificOutput/tool_input/command",
-        Answer::CopilotResult | Answer::None => return None,
+        Answer::CopilotResult | Answer::None | Answer::MarkStreaming | Answer::GeminiTail => {
+            return None
+        }
     };
     output
         .pointer(pointer)

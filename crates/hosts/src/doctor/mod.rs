@@ -6,6 +6,7 @@
 mod extension;
 mod guidance_check;
 mod hook;
+mod prefix;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -160,6 +161,8 @@ fn run_with_deadline(line: &str, cwd: &Path) -> std::io::Result<Option<std::proc
         .arg("-c")
         .arg(line)
         .current_dir(cwd)
+        // a probe never lands in the user's run history
+        .env("TOKENJUICE_STATS", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,0 +1,128 @@
+//! Claude Code, the real CLI (pinned in e2e/agents.lock), with and without
+//! `tokenjuice install claude-code`, same scripted session: the model must read compacted
+//! output where output is noisy, and everything else must be exactly as without tokenjuice.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Judge, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    let settings = json!({
+        "permissions": {
+            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)",
+                      "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
+                      "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true)"],
+            "deny": ["Bash(rm:*)"],
+            "ask": ["Bash(git push:*)"]
+        }
+    });
+    let path = p.home.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, settings.to_string()).unwrap();
+}
+
+fn args(s: &Scenario) -> Value {
+    let mut a = json!({"command": s.command, "description": s.name});
+    for (k, v) in s.extra.as_object().unwrap() {
+        a[k] = v.clone();
+    }
+    a
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    Spec {
+        wire: Wire::Anthropic,
+        tool: "Bash".into(),
+        calls,
+        final_text: "done".into(),
+        model: "claude-sonnet-4-5".into(),
+        argv: vec![
+            bin.join("claude").display().to_string(),
+            "-p".into(),
+            "run the commands".into(),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.display(),
+                    p.tools.display()
+                ),
+            ),
+            (
+                "ANTHROPIC_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}".into(),
+            ),
+            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("DISABLE_AUTOUPDATER".into(), "1".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: Vec::new(),
+    }
+}
+
+/// The file Claude writes a background command's output to, as its result names it.
+fn background_output(text: &str) -> Option<String> {
+    let start = text.find("Output is being written to: ")? + "Output is being written to: ".len();
+    let rest = &text[start..];
+    let end = rest.find(".output")? + ".output".len();
+    std::fs::read_to_string(&rest[..end]).ok()
+}
+
+#[test]
+fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::permissions());
+    scs.push(Scenario {
+        name: "background command",
+        command: "echo bg-start; sleep 0.2; echo bg-done".into(),
+        extra: json!({"run_in_background": true}),
+        judge: Judge::SameShape(&["Command running in background with ID:", "tasks/"]),
+    });
+    scs.extend(scenarios::latency());
+    let bg = scs
+        .iter()
+        .position(|s| s.name == "background command")
+        .unwrap();
+    let failing = scs
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .unwrap();
+    let case = Case {
+        host: "claude-code",
+        wire: Wire::Anthropic,
+        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        version: |a| vec![a.dir.join("node_modules/.bin/claude").display().to_string(), "--version".into()],
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    // a background command's output streams to its file untouched, as without tokenjuice
+    assert_eq!(
+        background_output(&with.outcome.results[bg].text),
+        background_output(&without.outcome.results[bg].text),
+        "background output file differs"
+    );
+    // the host prints the exit code; tokenjuice adds no second one
+    let text = &with.outcome.results[failing].text;
+    assert_eq!(text.matches("Exit code 1").count(), 1, "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("exit ")), "{text}");
+}

@@ -1,0 +1,162 @@
+//! Running one host's scenarios twice (without tokenjuice, then with `tokenjuice install`),
+//! at the same paths, and judging every scenario.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use super::scenarios::{self, Scenario};
+use super::{Agent, Outcome, Spec, Wire};
+
+/// What differs between hosts.
+pub struct Case {
+    pub host: &'static str,
+    pub wire: Wire,
+    pub mechanism: &'static str,
+    pub scenarios: Vec<Scenario>,
+    /// The tool call's arguments for a scenario.
+    pub args: fn(&Scenario) -> Value,
+    /// Write the host's own config (permissions, model server) before install.
+    pub setup: fn(&Paths),
+    /// The session to run.
+    pub spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
+    /// The command that prints the host's version.
+    pub version: fn(&Agent) -> Vec<String>,
+}
+
+/// Where a session lives.
+pub struct Paths {
+    pub work: PathBuf,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub tools: PathBuf,
+}
+
+pub struct Run {
+    pub outcome: Outcome,
+    pub project: PathBuf,
+}
+
+fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
+    let paths = Paths {
+        work: work.to_path_buf(),
+        home: work.join("home"),
+        project: work.join("project"),
+        tools: work.join("agent-tools"),
+    };
+    std::fs::create_dir_all(&paths.home).unwrap();
+    super::project(&paths.project);
+    super::agent_tools(work);
+    (case.setup)(&paths);
+    if with_tj {
+        let out = Command::new(super::tokenjuice())
+            .args(["install", case.host, "--local"])
+            .env("HOME", &paths.home)
+            .env_remove("XDG_CONFIG_HOME")
+            .current_dir(&paths.project)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "tokenjuice install {}: {}{}",
+            case.host,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let calls = case.scenarios.iter().map(case.args).collect();
+    let spec = (case.spec)(agent, &paths, calls);
+    Run {
+        outcome: super::run(&spec, work),
+        project: paths.project,
+    }
+}
+
+/// The permission probes had the same effect: the denied rm kept the file, the unapproved
+/// write did not happen.
+pub fn check_side_effects(run: &Run) {
+    assert!(run.project.join("victim.txt").exists(), "a denied rm ran");
+    assert!(
+        !run.project.join("sub/created-by-agent.txt").exists()
+            && !run.project.join("created-by-agent.txt").exists(),
+        "an unapproved write ran"
+    );
+}
+
+/// Both runs, judged; panics listing every scenario that differs. Returns the runs for
+/// host-specific checks.
+pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
+    let tmp = tempfile::tempdir().unwrap();
+    // both sessions at the same path, one after the other, so paths in outputs compare equal
+    let work = tmp.path().join("session");
+    let without = session(case, agent, &work, false);
+    check_side_effects(&without);
+    let keep = tmp.path().join("without-project");
+    std::fs::rename(&work, &keep).unwrap();
+    let with = session(case, agent, &work, true);
+    check_side_effects(&with);
+    let without = Run {
+        outcome: without.outcome,
+        project: keep,
+    };
+    let n = case.scenarios.len();
+    for (label, run) in [("without", &without), ("with", &with)] {
+        assert_eq!(
+            run.outcome.results.len(),
+            n,
+            "{label} tokenjuice: {} of {n} tool results came back; exit {:?}, timed out {}; stderr: {}\nstdout: {}",
+            run.outcome.results.len(),
+            run.outcome.exit,
+            run.outcome.timed_out,
+            run.outcome.stderr,
+            run.outcome.stdout.chars().take(3000).collect::<String>()
+        );
+    }
+    let mut failures = Vec::new();
+    let mut rows = Vec::new();
+    for (i, sc) in case.scenarios.iter().enumerate() {
+        let v = scenarios::judge(sc, &without.outcome.results[i], &with.outcome.results[i]);
+        eprintln!(
+            "{} {:<28} {:>6} → {:>6} tokens  {}",
+            case.host,
+            v.name,
+            v.tokens_without,
+            v.tokens_with,
+            if v.ok { "ok" } else { "FAILED" }
+        );
+        if !v.ok {
+            failures.push(format!("{}: {}", v.name, v.why));
+        }
+        rows.push(json!({"scenario": v.name, "ok": v.ok, "tokens_without": v.tokens_without, "tokens_with": v.tokens_with}));
+    }
+    let times = |r: &Run| scenarios::probe_median_ms(&r.outcome.call_times_ms(case.wire), n);
+    let (lat_without, lat_with) = (times(&without), times(&with));
+    eprintln!(
+        "{} time per trivial command in the host (median of {}): {lat_without:?} ms without, {lat_with:?} ms with tokenjuice",
+        case.host,
+        scenarios::LATENCY_PROBES
+    );
+    let argv = (case.version)(agent);
+    let version = Command::new(&argv[0])
+        .args(&argv[1..])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    super::write_report(
+        case.host,
+        &json!({"host": case.host, "version": version, "mechanism": case.mechanism,
+                "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with,
+                "failures": failures.len()}),
+    );
+    assert!(
+        failures.is_empty(),
+        "{}: {} scenario(s) differ:\n{}",
+        case.host,
+        failures.len(),
+        failures.join("\n\n")
+    );
+    (without, with)
+}

@@ -1,0 +1,253 @@
+//! Shared parts of the end-to-end tests: finding the pinned agents, the tokenjuice binary,
+//! a project fixture, running a session in a loopback-only network namespace, and the checks
+//! that compare a run with tokenjuice against the same run without it.
+
+#![allow(dead_code)]
+
+pub mod drive;
+pub mod scenarios;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+pub use tokenjuice_e2e::session::{Outcome, Spec};
+pub use tokenjuice_e2e::wire::{ToolResult, Wire};
+
+/// One line of `e2e/agents.lock`.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub host: String,
+    pub package: String,
+    pub version: String,
+    pub dir: PathBuf,
+}
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn cache_dir() -> PathBuf {
+    match std::env::var_os("TOKENJUICE_E2E_CACHE") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/tokenjuice-e2e"),
+    }
+}
+
+/// The pinned agent for `host`, installed; otherwise the reason it is not.
+pub fn agent(host: &str) -> Result<Agent, String> {
+    let lock = std::fs::read_to_string(repo_root().join("e2e/agents.lock"))
+        .map_err(|e| format!("e2e/agents.lock: {e}"))?;
+    let line = lock
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.first() == Some(&host))
+        .ok_or_else(|| format!("{host} is not in e2e/agents.lock"))?;
+    let dir = cache_dir().join(format!("{}-{}", line[0], line[2]));
+    if !dir.join(".ok").exists() {
+        return Err(format!(
+            "{host} {} is not installed in {} (run e2e/install-agents {host})",
+            line[2],
+            cache_dir().display()
+        ));
+    }
+    Ok(Agent {
+        host: host.into(),
+        package: line[1].into(),
+        version: line[2].into(),
+        dir,
+    })
+}
+
+/// The agent, or the test's end: a missing agent fails unless `TOKENJUICE_E2E=skip`, and a
+/// skip says so on stderr. Never a silent pass.
+pub fn agent_or_skip(host: &str) -> Option<Agent> {
+    match agent(host) {
+        Ok(a) => Some(a),
+        Err(why) => {
+            if std::env::var("TOKENJUICE_E2E").as_deref() == Ok("skip") {
+                eprintln!("SKIPPED e2e {host}: {why}");
+                None
+            } else {
+                panic!("e2e {host}: {why}; set TOKENJUICE_E2E=skip to skip the real-agent tests");
+            }
+        }
+    }
+}
+
+/// The tokenjuice binary of this build (`TOKENJUICE_E2E_BIN` overrides it, e.g. to measure
+/// a release build's latency in the host).
+pub fn tokenjuice() -> PathBuf {
+    if let Some(p) = std::env::var_os("TOKENJUICE_E2E_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe.parent().and_then(Path::parent).expect("target dir");
+    let bin = dir.join("tokenjuice");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first (cargo build -p tokenjuice)",
+        bin.display()
+    );
+    bin
+}
+
+pub fn tj_e2e() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tj-e2e"))
+}
+
+/// Whether sessions can run in a network namespace that has only loopback.
+pub fn netns_available() -> bool {
+    static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECK.get_or_init(|| {
+        std::env::var("TOKENJUICE_E2E_NETNS").as_deref() != Ok("0")
+            && Command::new("unshare")
+                .args(["-n", "sh", "-c", "ip link set lo up"])
+                .status()
+                .is_ok_and(|s| s.success())
+    })
+}
+
+/// Run one session through `tj-e2e`, inside `unshare -n` when possible.
+pub fn run(spec: &Spec, work: &Path) -> Outcome {
+    let spec_path = work.join(format!("spec-{}.json", unique()));
+    let out_path = spec_path.with_extension("out.json");
+    std::fs::write(&spec_path, spec.to_json().to_string()).unwrap();
+    let mut cmd = if netns_available() {
+        let mut c = Command::new("unshare");
+        c.args(["-n", "sh", "-c", "ip link set lo up && exec \"$@\"", "sh"]);
+        c.arg(tj_e2e());
+        c
+    } else {
+        eprintln!("note: no network namespace here (unshare -n failed); the agent runs on the host network");
+        Command::new(tj_e2e())
+    };
+    let status = cmd
+        .arg("run")
+        .arg(&spec_path)
+        .arg(&out_path)
+        .status()
+        .expect("start tj-e2e");
+    assert!(
+        status.success(),
+        "tj-e2e failed for {}",
+        spec_path.display()
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    // TOKENJUICE_E2E_KEEP=<dir>: keep every session's record (requests, results) to look at
+    if let Some(keep) = std::env::var_os("TOKENJUICE_E2E_KEEP") {
+        let _ = std::fs::create_dir_all(&keep);
+        let _ = std::fs::copy(
+            &out_path,
+            Path::new(&keep).join(out_path.file_name().unwrap()),
+        );
+    }
+    Outcome::from_json(&serde_json::from_str::<Value>(&text).unwrap())
+}
+
+fn unique() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// A project folder with what the scenarios need: a git repository of 200 commits, a folder
+/// of 300 files, a Python test module with one failing test among 150, a subfolder, a victim
+/// file for the deny probe.
+pub fn project(at: &Path) {
+    std::fs::create_dir_all(at.join("sub")).unwrap();
+    std::fs::create_dir_all(at.join("assets")).unwrap();
+    for i in 1..=300 {
+        std::fs::write(at.join(format!("assets/img_{i:04}.png")), b"x").unwrap();
+    }
+    std::fs::write(at.join("victim.txt"), "keep me\n").unwrap();
+    let mut tests = String::from("import unittest\n\nclass T(unittest.TestCase):\n");
+    for i in 1..=150 {
+        tests.push_str(&format!(
+            "    def test_case_{i:03}(self):\n        self.assertEqual({i}, {i})\n"
+        ));
+    }
+    tests.push_str("    def test_total_price(self):\n        self.assertEqual(sum([19, 23]), 43, 'total for cart 7')\n");
+    std::fs::write(at.join("test_shop.py"), tests).unwrap();
+    let git = |args: &[&str]| {
+        let s = Command::new("git")
+            .args(args)
+            .current_dir(at)
+            .env("GIT_AUTHOR_NAME", "Ada")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+            .env("GIT_COMMITTER_NAME", "Ada")
+            .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .output()
+            .unwrap();
+        assert!(
+            s.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&s.stderr)
+        );
+    };
+    git(&["init", "-q", "-b", "main"]);
+    // 200 commits at once through fast-import
+    let mut stream = String::new();
+    for i in 1..=200 {
+        let msg = format!(
+            "change {i}: adjust the pricing rules for region {}\n",
+            i % 7
+        );
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter Ada <ada@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_767_225_600 + i * 60,
+            msg.len()
+        ));
+    }
+    let mut fi = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(at)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    fi.stdin
+        .take()
+        .unwrap()
+        .write_all(stream.as_bytes())
+        .unwrap();
+    assert!(fi.wait().unwrap().success());
+    git(&["reset", "-q", "--hard", "main"]);
+}
+
+/// A folder holding `mytool`, a program only the agent's PATH has.
+pub fn agent_tools(at: &Path) -> PathBuf {
+    let dir = at.join("agent-tools");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool = dir.join("mytool");
+    std::fs::write(&tool, "#!/bin/sh\necho \"mytool says $1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// The o200k token estimate tokenjuice itself uses.
+pub fn tokens(s: &str) -> u64 {
+    tokenjuice_core::tokens::estimate(s)
+}
+
+pub fn timeout() -> Duration {
+    Duration::from_secs(240)
+}
+
+/// One row of the host report (`target/e2e-report/<host>.json`), read by `tj-e2e report`.
+pub fn write_report(host: &str, report: &Value) {
+    let dir = repo_root().join("target/e2e-report");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(format!("{host}.json")),
+        serde_json::to_string_pretty(report).unwrap(),
+    )
+    .unwrap();
+}

@@ -1,0 +1,214 @@
+//! The scenarios every host runs, with and without tokenjuice, and how each is judged.
+
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+
+use super::{tokens, ToolResult};
+
+/// How a scenario's two results (without, with tokenjuice) must compare.
+#[derive(Debug, Clone)]
+pub enum Judge {
+    /// Byte-identical: small outputs, shell semantics, permission answers.
+    Same,
+    /// Same apart from ids the host makes up (background task ids, temp paths): each of
+    /// these texts must be in both, and the lengths must be close.
+    SameShape(&'static [&'static str]),
+    /// Noisy output: fewer tokens with tokenjuice, every listed fact still there.
+    Compacts(&'static [&'static str]),
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: &'static str,
+    pub command: String,
+    /// Extra tool arguments (e.g. `run_in_background`).
+    pub extra: Value,
+    pub judge: Judge,
+}
+
+fn s(name: &'static str, command: &str, judge: Judge) -> Scenario {
+    Scenario {
+        name,
+        command: command.into(),
+        extra: json!({}),
+        judge,
+    }
+}
+
+/// Output and facts: the noisy cases and a failing test run.
+pub fn compaction() -> Vec<Scenario> {
+    vec![
+        s(
+            "seq 5k lines",
+            "seq 1 5000",
+            Judge::Compacts(&["\n1\n", "5000"]),
+        ),
+        s("seq 20k lines", "seq 1 20000", Judge::Compacts(&["20000"])),
+        s(
+            "git log of 200 commits",
+            "git log",
+            Judge::Compacts(&["change 200:", "change 1:"]),
+        ),
+        s(
+            "ls -la of 300 files",
+            "ls -la assets",
+            Judge::Compacts(&["img_0001.png", "img_0300.png"]),
+        ),
+        s(
+            "failing test run",
+            "python3 -m unittest -v test_shop",
+            Judge::Compacts(&[
+                "test_total_price",
+                "AssertionError",
+                "42 != 43",
+                "total for cart 7",
+                "FAILED (failures=1)",
+            ]),
+        ),
+    ]
+}
+
+/// Shell semantics: quoting, heredocs, exit codes, cd, the agent's PATH.
+pub fn semantics() -> Vec<Scenario> {
+    vec![
+        s(
+            "non-zero exit",
+            "echo partial; echo oops >&2; exit 3",
+            Judge::Same,
+        ),
+        s(
+            "quotes pipes and vars",
+            "printf '%s|%s\\n' \"a b\" 'c\"d' | tr a-z A-Z && X=1 && echo \"x=$X\" || echo never",
+            Judge::Same,
+        ),
+        s(
+            "heredoc",
+            "cat <<'EOF'\nliteral $HOME `x`\nEOF",
+            Judge::Same,
+        ),
+        s("cd into sub", "cd sub && pwd", Judge::Same),
+        s("cd persisted", "pwd", Judge::Same),
+        s("tool on the agent's PATH", "mytool hello", Judge::Same),
+    ]
+}
+
+/// Permission probes (the host's own rules decide; the answers must be identical).
+pub fn permissions() -> Vec<Scenario> {
+    vec![
+        s("deny rule", "rm -f victim.txt", Judge::Same),
+        s("ask rule", "git push origin main", Judge::Same),
+        s("no rule, writes", "touch created-by-agent.txt", Judge::Same),
+        s("allow prefix", "ls sub", Judge::Same),
+    ]
+}
+
+/// How one scenario came out.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub name: &'static str,
+    pub ok: bool,
+    pub why: String,
+    pub tokens_without: u64,
+    pub tokens_with: u64,
+}
+
+pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict {
+    let (tw, tj) = (tokens(&without.text), tokens(&with.text));
+    let mut why = Vec::new();
+    if without.is_error != with.is_error {
+        why.push(format!(
+            "is_error {:?} → {:?}",
+            without.is_error, with.is_error
+        ));
+    }
+    match &sc.judge {
+        Judge::Same => {
+            if without.text != with.text {
+                why.push(format!(
+                    "text differs:\n--- without ---\n{}\n--- with ---\n{}",
+                    clip(&without.text),
+                    clip(&with.text)
+                ));
+            }
+        }
+        Judge::SameShape(parts) => {
+            for p in *parts {
+                if !without.text.contains(p) || !with.text.contains(p) {
+                    why.push(format!(
+                        "`{p}` not in both: without {:?} / with {:?}",
+                        clip(&without.text),
+                        clip(&with.text)
+                    ));
+                }
+            }
+            let (a, b) = (without.text.len() as i64, with.text.len() as i64);
+            if (a - b).abs() > 40 {
+                why.push(format!("lengths differ: {a} vs {b}"));
+            }
+        }
+        Judge::Compacts(facts) => {
+            if tj >= tw {
+                why.push(format!(
+                    "not smaller: {tw} → {tj} tokens\n--- with ---\n{}",
+                    clip(&with.text)
+                ));
+            }
+            for f in *facts {
+                if without.text.contains(f) && !with.text.contains(f) {
+                    why.push(format!("lost the fact `{f}`:\n{}", clip(&with.text)));
+                }
+            }
+        }
+    }
+    // (made-up ids differ in length; SameShape bounds that above)
+    if tj > tw && !matches!(sc.judge, Judge::SameShape(_)) {
+        why.push(format!(
+            "the model reads more tokens with tokenjuice: {tw} → {tj}"
+        ));
+    }
+    Verdict {
+        name: sc.name,
+        ok: why.is_empty(),
+        why: why.join("; "),
+        tokens_without: tw,
+        tokens_with: tj,
+    }
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() <= 1500 {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(1000).collect();
+        let tail: String = s
+            .chars()
+            .rev()
+            .take(400)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        format!("{head}\n[… {} chars …]\n{tail}", s.chars().count() - 1400)
+    }
+}
+
+/// Trivial commands whose time in the host, with and without tokenjuice, gives the latency
+/// tokenjuice adds per command.
+pub const LATENCY_PROBES: usize = 10;
+
+pub fn latency() -> Vec<Scenario> {
+    (0..LATENCY_PROBES)
+        .map(|_| s("latency probe", "true", Judge::Same))
+        .collect()
+}
+
+/// Median of the host's time for the latency probes (the last `LATENCY_PROBES` calls).
+pub fn probe_median_ms(call_times: &[u64], total_calls: usize) -> Option<u64> {
+    if call_times.len() < total_calls {
+        return None;
+    }
+    let mut t: Vec<u64> = call_times[total_calls - LATENCY_PROBES..total_calls].to_vec();
+    t.sort_unstable();
+    Some(t[t.len() / 2])
+}
