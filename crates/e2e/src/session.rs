@@ -201,12 +201,18 @@ pub fn respond(spec: &Spec, req: &Request, body: &Value) -> Response {
         .iter()
         .filter(|r| spec.wire == Wire::Gemini || r.call_id.starts_with(CALL_PREFIX))
         .count();
+    let structured;
     let turn = if offers_tool && done < spec.calls.len() {
         Turn::Call {
             id: format!("{CALL_PREFIX}{done}"),
             name: &spec.tool,
             args: &spec.calls[done],
         }
+    } else if let Some(schema) = json_schema(body) {
+        // side requests that want JSON (Gemini's model router) get an object of that shape;
+        // anything else makes the agent retry with back-off
+        structured = sample_of(schema).to_string();
+        Turn::Text(&structured)
     } else {
         Turn::Text(if offers_tool { &spec.final_text } else { "ok" })
     };
@@ -219,6 +225,41 @@ pub fn respond(spec: &Spec, req: &Request, body: &Value) -> Response {
             content_type: "application/json",
             body: text.into_bytes(),
         }
+    }
+}
+
+fn json_schema(body: &Value) -> Option<&Value> {
+    let g = &body["generationConfig"];
+    if g["responseMimeType"] != "application/json" {
+        return None;
+    }
+    g.get("responseJsonSchema")
+        .or_else(|| g.get("responseSchema"))
+}
+
+/// A value of the schema's shape: first enum value, 1 for numbers, false, empty arrays.
+fn sample_of(schema: &Value) -> Value {
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    match schema["type"]
+        .as_str()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "object" => Value::Object(
+            schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), sample_of(v)))
+                .collect(),
+        ),
+        "integer" | "number" => json!(1),
+        "boolean" => json!(false),
+        "array" => json!([]),
+        _ => json!("simple"),
     }
 }
 

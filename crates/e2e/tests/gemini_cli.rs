@@ -1,0 +1,128 @@
+//! Gemini CLI, the real CLI (pinned in e2e/agents.lock), with and without
+//! `tokenjuice install gemini-cli`: the AfterTool hook must hand the model compacted output
+//! through a read_file tail call, and nothing else may change (policy rules, dir_path,
+//! background commands, exit lines).
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Judge, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    let allowed: Vec<String> = [
+        "seq", "git log", "ls", "python3", "echo", "printf", "tr", "cat", "cd", "pwd", "mytool",
+        "true", "sleep", "exit",
+    ]
+    .iter()
+    .map(|c| format!("run_shell_command({c})"))
+    .collect();
+    let settings = json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "tools": {"allowed": allowed},
+    });
+    let dir = p.home.join(".gemini");
+    std::fs::create_dir_all(dir.join("policies")).unwrap();
+    std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+    std::fs::write(
+        dir.join("policies/deny-rm.toml"),
+        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm\"\ndecision = \"deny\"\npriority = 500\n",
+    )
+    .unwrap();
+}
+
+fn args(s: &Scenario) -> Value {
+    let mut a = json!({"command": s.command, "description": s.name});
+    for (k, v) in s.extra.as_object().unwrap() {
+        a[k] = v.clone();
+    }
+    a
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    Spec {
+        wire: Wire::Gemini,
+        tool: "run_shell_command".into(),
+        calls,
+        final_text: "done".into(),
+        model: "gemini-2.5-pro".into(),
+        argv: vec![
+            bin.join("gemini").display().to_string(),
+            "--skip-trust".into(),
+            "--approval-mode".into(),
+            "default".into(),
+            "-p".into(),
+            "run the commands".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.display(),
+                    p.tools.display()
+                ),
+            ),
+            (
+                "GOOGLE_GEMINI_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}".into(),
+            ),
+            ("GEMINI_API_KEY".into(), "e2e-fake".into()),
+            ("GEMINI_CLI_NO_RELAUNCH".into(), "1".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: Vec::new(),
+    }
+}
+
+#[test]
+fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::permissions());
+    scs.push(Scenario {
+        name: "dir_path argument",
+        command: "pwd".into(),
+        extra: json!({"dir_path": "sub"}),
+        judge: Judge::Same,
+    });
+    scs.push(Scenario {
+        name: "background command",
+        command: "sleep 0.5; echo bg-done".into(),
+        extra: json!({"is_background": true}),
+        judge: Judge::SameShape(&["Command moved to background (PID: "]),
+    });
+    scs.extend(scenarios::latency());
+    let failing = scs
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .unwrap();
+    let case = Case {
+        host: "gemini-cli",
+        wire: Wire::Gemini,
+        mechanism: "AfterTool hook: tailToolCallRequest read_file of the compacted result",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        version: |a| {
+            vec![
+                a.dir.join("node_modules/.bin/gemini").display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (_, with) = drive::compare(&case, &agent);
+    let text = &with.outcome.results[failing].text;
+    assert_eq!(text.matches("Exit Code: 1").count(), 1, "{text}");
+    assert!(!text.contains("Output: exit "), "{text}");
+}
