@@ -46,6 +46,8 @@ extern "C" fn on_signal(sig: nix::libc::c_int) {
 pub struct Child {
     child: std::process::Child,
     output: File,
+    /// stderr on its own pipe, when the caller asked to keep the two apart.
+    errput: Option<File>,
     signals: File,
     own_group: bool,
     signalled: bool,
@@ -101,16 +103,22 @@ pub enum Group {
 
 /// Start `argv`. On failure the one-line reason is printed and the shell-style exit
 /// code returned: 127 not found, 126 not executable or not startable.
-pub fn spawn(argv: &[String], group: Group) -> Result<Child, i32> {
+pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child, i32> {
     let fail = |what: &str, e: std::io::Error| {
         eprintln!("tokenjuice: {what}: {e}");
         126
     };
     let signals = install_signal_pipe().map_err(|e| fail("cannot watch for signals", e))?;
     let (r, w) = pipe_with(OFlag::empty()).map_err(|e| fail("cannot create a pipe", e))?;
-    let w2 = w
-        .try_clone()
-        .map_err(|e| fail("cannot duplicate a pipe", e))?;
+    let (err_r, w2) = if split_stderr {
+        let (er, ew) = pipe_with(OFlag::empty()).map_err(|e| fail("cannot create a pipe", e))?;
+        (Some(er), ew)
+    } else {
+        let w2 = w
+            .try_clone()
+            .map_err(|e| fail("cannot duplicate a pipe", e))?;
+        (None, w2)
+    };
     // In an interactive terminal the command stays in our process group so it can use the
     // terminal; otherwise it gets its own group so signals reach everything it starts.
     let interactive = group == Group::Inherit || is_foreground_tty();
@@ -145,6 +153,7 @@ pub fn spawn(argv: &[String], group: Group) -> Result<Child, i32> {
         child,
         // SAFETY: `r` is an open pipe read end we own.
         output: unsafe { File::from_raw_fd(std::os::fd::IntoRawFd::into_raw_fd(r)) },
+        errput: err_r.map(File::from),
         signals,
         own_group: !interactive,
         signalled: false,
@@ -174,41 +183,64 @@ impl Child {
         }
     }
 
-    /// Read the command's output until it ends, handing each chunk to `on_chunk`;
-    /// returns the command's exit status.
-    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8])) -> ExitStatus {
+    /// Read the command's output until it ends, handing each chunk to `on_chunk` (with
+    /// true for a chunk of a separate stderr pipe); returns the command's exit status.
+    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8], bool)) -> ExitStatus {
         let mut buf = vec![0u8; 64 * 1024];
         let mut status: Option<ExitStatus> = None;
         let mut deadline: Option<Instant> = None;
+        let mut out_closed = false;
         loop {
             let timeout = match deadline {
                 Some(d) => d.saturating_duration_since(Instant::now()),
                 None => Duration::from_millis(100),
             };
             let ms = u16::try_from(timeout.as_millis()).unwrap_or(u16::MAX);
-            let (out_ready, sig_ready) = {
-                let mut fds = [
+            let (out_ready, err_ready, sig_ready) = {
+                let mut fds = vec![
                     PollFd::new(self.output.as_fd(), PollFlags::POLLIN),
                     PollFd::new(self.signals.as_fd(), PollFlags::POLLIN),
                 ];
+                if let Some(e) = &self.errput {
+                    fds.push(PollFd::new(e.as_fd(), PollFlags::POLLIN));
+                }
+                let ready = |fds: &[PollFd], i: usize| {
+                    fds.get(i)
+                        .and_then(|f| f.revents())
+                        .is_some_and(|r| !r.is_empty())
+                };
                 match poll(&mut fds, PollTimeout::from(ms)) {
-                    Ok(n) if n > 0 => (
-                        fds[0].revents().is_some_and(|r| !r.is_empty()),
-                        fds[1].revents().is_some_and(|r| !r.is_empty()),
-                    ),
-                    _ => (false, false), // timeout or EINTR: look again below
+                    Ok(n) if n > 0 => (ready(&fds, 0), ready(&fds, 2), ready(&fds, 1)),
+                    _ => (false, false, false), // timeout or EINTR: look again below
                 }
             };
             if sig_ready {
                 self.forward();
             }
+            if err_ready {
+                let done = match self.errput.as_mut().map(|e| e.read(&mut buf)) {
+                    Some(Ok(0)) | Some(Err(_)) | None => true,
+                    Some(Ok(n)) => {
+                        on_chunk(&buf[..n], true);
+                        false
+                    }
+                };
+                if done {
+                    self.errput = None;
+                }
+            }
             if out_ready {
                 match self.output.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => on_chunk(&buf[..n]),
+                    Ok(0) if self.errput.is_none() => break,
+                    Ok(0) => out_closed = true,
+                    Ok(n) => on_chunk(&buf[..n], false),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
+                    Err(_) if self.errput.is_none() => break,
+                    Err(_) => out_closed = true,
                 }
+            }
+            if out_closed && self.errput.is_none() {
+                break;
             }
             if status.is_none() {
                 if let Ok(Some(s)) = self.child.try_wait() {

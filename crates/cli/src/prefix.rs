@@ -18,7 +18,7 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use tokenjuice_core::shell::{self, Command as ShellCommand};
-use tokenjuice_hosts::registry::{self, PrefixSpec};
+use tokenjuice_hosts::registry::{self, PrefixSpec, PrefixStyle};
 
 use crate::wrap::{self, HostOutput, WrapOpts};
 use crate::{Format, OutputOpts};
@@ -75,9 +75,41 @@ pub fn parse_tool_line(line: &str) -> Option<ToolLine> {
     })
 }
 
-/// How the host builds a prefixed command string (Claude Code: the prefix is split at its
-/// last ` -`; the part before is one quoted word, the flags after it stay as written).
-pub fn prefixed(prefix: &str, line: &str) -> String {
+/// Reads a CodeBuddy tool line: it ends in `eval '<command>'`, the command single-quoted
+/// with `'\''` for each quote.
+pub fn parse_codebuddy_line(line: &str) -> Option<ToolLine> {
+    let body = line.strip_suffix('\'')?;
+    let mut from = 0;
+    while let Some(i) = body[from..].find("eval '") {
+        let start = from + i;
+        let inner = &body[start + "eval '".len()..];
+        let at_boundary =
+            start == 0 || body[..start].ends_with("&& ") || body[..start].ends_with("; ");
+        if at_boundary && !inner.replace("'\\''", "").contains('\'') {
+            let shell = if line.contains("/snapshot-zsh-") {
+                Some("zsh")
+            } else if line.contains("/snapshot-bash-") {
+                Some("bash")
+            } else {
+                None
+            };
+            return Some(ToolLine {
+                command: inner.replace("'\\''", "'"),
+                shell,
+            });
+        }
+        from = start + 1;
+    }
+    None
+}
+
+/// How the host builds a prefixed command string.
+pub fn prefixed(style: PrefixStyle, prefix: &str, line: &str) -> String {
+    if style == PrefixStyle::CodeBuddy {
+        // pasted as it is, the line single-quoted
+        return format!("{prefix} '{}'", line.replace('\'', "'\\''"));
+    }
+    // Claude: split at the last " -"; the part before is one quoted word
     match prefix.rfind(" -").filter(|&i| i > 0) {
         Some(i) => format!(
             "{} {} {}",
@@ -86,6 +118,22 @@ pub fn prefixed(prefix: &str, line: &str) -> String {
             shell::quote(line)
         ),
         None => format!("{} {}", shell::quote(prefix), shell::quote(line)),
+    }
+}
+
+/// The shell CodeBuddy runs lines with: its shell variable (`bash`, `zsh`, `sh`), else
+/// `SHELL` when executable, else `/bin/sh`.
+fn codebuddy_shell(spec: &PrefixSpec) -> String {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    match env(spec.shell_env).as_deref() {
+        Some("bash") => return "bash".into(),
+        Some("zsh") => return "zsh".into(),
+        Some("sh") => return "/bin/sh".into(),
+        _ => {}
+    }
+    match env("SHELL") {
+        Some(s) if is_executable(&s) => s,
+        _ => "/bin/sh".into(),
     }
 }
 
@@ -119,10 +167,26 @@ fn exec(argv: &[String]) -> i32 {
     }
 }
 
-fn through_next(next: Option<&str>, line: &str, shell: String) -> Vec<String> {
-    match next {
-        Some(n) => vec!["/bin/sh".into(), "-c".into(), prefixed(n, line)],
-        None => vec![shell, "-c".into(), line.to_string()],
+/// The argv that runs `line` as the host would have without us: through the user's own
+/// earlier prefix when there was one.
+fn through_next(spec: &PrefixSpec, next: Option<&str>, line: &str, shell: String) -> Vec<String> {
+    let body = match next {
+        Some(n) => prefixed(spec.style, n, line),
+        None => line.to_string(),
+    };
+    match spec.style {
+        PrefixStyle::Claude if next.is_some() => vec!["/bin/sh".into(), "-c".into(), body],
+        PrefixStyle::Claude => vec![shell, "-c".into(), body],
+        PrefixStyle::CodeBuddy => {
+            // CodeBuddy's outer shell ran `shopt -u …` before our prefix: the line gets the same
+            let is_bash = shell.rsplit('/').next() == Some("bash");
+            let body = if is_bash {
+                format!("shopt -u promptvars nullglob extglob nocaseglob dotglob; {body}")
+            } else {
+                body
+            };
+            vec![shell, "-c".into(), body]
+        }
     }
 }
 
@@ -141,15 +205,32 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
     let next = std::env::var(spec.next_env)
         .ok()
         .filter(|v| !v.trim().is_empty());
-    let Some(tool) = parse_tool_line(line) else {
-        // a hook or an MCP server launch: exactly as without us
-        return exec(&through_next(next.as_deref(), line, "/bin/sh".into()));
+    let next = next.as_deref();
+    let (tool, shell) = match spec.style {
+        PrefixStyle::Claude => {
+            let tool = parse_tool_line(line);
+            let shell = match &tool {
+                Some(t) => tool_shell(spec, t.shell),
+                None => "/bin/sh".into(),
+            };
+            (tool, shell)
+        }
+        PrefixStyle::CodeBuddy => {
+            // only Bash tool calls carry the session id (the API key helper does not)
+            let in_session =
+                std::env::var_os("CODEBUDDY_SESSION_ID").is_some_and(|v| !v.is_empty());
+            let tool = parse_codebuddy_line(line).filter(|_| in_session);
+            (tool, codebuddy_shell(spec))
+        }
     };
-    let shell = tool_shell(spec, tool.shell);
+    let argv = through_next(spec, next, line, shell);
+    // a hook, an MCP server launch, a helper: exactly as without us
+    let Some(tool) = tool else {
+        return exec(&argv);
+    };
     if tokenjuice_hosts::streaming::take_mark(&tool.command) {
-        return exec(&through_next(next.as_deref(), line, shell));
+        return exec(&argv);
     }
-    let argv = through_next(next.as_deref(), line, shell);
     wrap::run(WrapOpts {
         argv,
         out: OutputOpts {
@@ -166,6 +247,7 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
             command: tool.command,
             cut: spec.cut,
             prints_exit: spec.prints_exit,
+            split_stderr: spec.style == PrefixStyle::CodeBuddy,
         }),
     })
 }
@@ -213,10 +295,28 @@ mod tests {
 
     #[test]
     fn builds_a_prefixed_line_as_the_host_does() {
-        assert_eq!(prefixed("/bin/p", "echo hi"), "/bin/p 'echo hi'");
         assert_eq!(
-            prefixed("/opt/my tools/p --flag x", "ls"),
+            prefixed(PrefixStyle::Claude, "/bin/p", "echo hi"),
+            "/bin/p 'echo hi'"
+        );
+        assert_eq!(
+            prefixed(PrefixStyle::Claude, "/opt/my tools/p --flag x", "ls"),
             "'/opt/my tools/p' --flag x ls"
         );
+        assert_eq!(
+            prefixed(PrefixStyle::CodeBuddy, "'/opt/p' -q", "eval 'it'\\''s'"),
+            "'/opt/p' -q 'eval '\\''it'\\''\\'\\'''\\''s'\\'''"
+        );
+    }
+
+    #[test]
+    fn reads_the_command_out_of_a_codebuddy_line() {
+        let line = r#". '/h/.codebuddy/shell-snapshots/snapshot-bash-1-x.sh' && if [ -n "${X:-}" ]; then eval 'no'; fi && eval 'echo '\''a b'\'' && ls'"#;
+        let t = parse_codebuddy_line(line).unwrap();
+        assert_eq!(t.command, "echo 'a b' && ls");
+        assert_eq!(t.shell, Some("bash"));
+        assert_eq!(parse_codebuddy_line("eval 'pwd'").unwrap().command, "pwd");
+        assert_eq!(parse_codebuddy_line("/usr/local/bin/key-helper"), None);
+        assert_eq!(parse_codebuddy_line("eval 'a'b'"), None);
     }
 }

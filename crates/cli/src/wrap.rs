@@ -44,6 +44,9 @@ pub struct HostOutput {
     pub cut: tokenjuice_core::budget::HostCut,
     /// The host prints the exit status itself.
     pub prints_exit: bool,
+    /// The host shows stdout and stderr apart (CodeBuddy): the command's stderr gets its own
+    /// pipe, and an output given back unchanged keeps the two apart.
+    pub split_stderr: bool,
 }
 
 pub fn run(opts: WrapOpts) -> i32 {
@@ -100,7 +103,8 @@ pub fn run(opts: WrapOpts) -> i32 {
     } else {
         crate::child::Group::Own
     };
-    let child = match crate::child::spawn(&opts.argv, group) {
+    let split = opts.host.as_ref().is_some_and(|h| h.split_stderr);
+    let child = match crate::child::spawn(&opts.argv, group, split) {
         Ok(c) => c,
         Err(code) => {
             store.record(
@@ -116,6 +120,7 @@ pub fn run(opts: WrapOpts) -> i32 {
     };
     let mut state = RunState {
         capture: RawCapture::default(),
+        err_capture: split.then(RawCapture::default),
         broken: None,
         stream_raw,
         store,
@@ -123,7 +128,14 @@ pub fn run(opts: WrapOpts) -> i32 {
     // The session borrows the plan; both live in this scope.
     let mut session = plan.as_ref().map(Plan::session);
     let stdout_handle = std::io::stdout();
-    let status = child.pump(|chunk| feed(chunk, &mut state, &mut session, &stdout_handle));
+    let status = child.pump(|chunk, is_err| {
+        if is_err {
+            if let Some(c) = state.err_capture.as_mut() {
+                c.push(chunk);
+            }
+        }
+        feed(chunk, is_err, &mut state, &mut session, &stdout_handle)
+    });
 
     let exit_code = match status.code() {
         Some(c) => c,
@@ -179,6 +191,9 @@ pub fn run(opts: WrapOpts) -> i32 {
                 if raw {
                     // nothing to gain: the host gets the output exactly as without us
                     let _ = state.capture.write_to(&mut out);
+                    if let Some(c) = state.err_capture.as_mut() {
+                        let _ = c.write_to(&mut std::io::stderr());
+                    }
                     let _ = out.flush();
                     drop(out);
                     state
@@ -206,6 +221,9 @@ pub fn run(opts: WrapOpts) -> i32 {
                 let _ = writeln!(out, "{v}");
             } else {
                 let _ = state.capture.write_to(&mut out);
+                if let Some(c) = state.err_capture.as_mut() {
+                    let _ = c.write_to(&mut std::io::stderr());
+                }
                 if state.capture.truncated {
                     let _ = writeln!(out, "\n[tokenjuice: output past 264 MiB was not kept]");
                 }
@@ -231,7 +249,12 @@ fn fit_for_host(
 ) -> bool {
     let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
     let text_chars = result.inline_text.chars().count();
-    if text_chars >= raw_chars {
+    let passed_through = result
+        .compaction
+        .kinds
+        .iter()
+        .any(|k| k.ends_with("passthrough"));
+    if text_chars >= raw_chars || passed_through {
         return true;
     }
     let budget = h.cut.budget(raw_chars, exit_code != 0);
@@ -249,7 +272,9 @@ fn fit_for_host(
 }
 
 struct RunState {
+    /// The raw output (stdout only when stderr is split off).
     capture: RawCapture,
+    err_capture: Option<RawCapture>,
     broken: Option<String>,
     stream_raw: bool,
     store: RunStore,
@@ -257,6 +282,7 @@ struct RunState {
 
 fn feed(
     chunk: &[u8],
+    is_err: bool,
     state: &mut RunState,
     session: &mut Option<tokenjuice_core::compact::Session<'_>>,
     stdout: &std::io::Stdout,
@@ -270,7 +296,9 @@ fn feed(
         }
         return;
     }
-    state.capture.push(chunk);
+    if !is_err {
+        state.capture.push(chunk);
+    }
     if state.broken.is_some() {
         return;
     }

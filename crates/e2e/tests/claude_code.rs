@@ -112,6 +112,7 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
         args,
         setup,
         spec,
+        report: true,
         version: |a| vec![a.dir.join("node_modules/.bin/claude").display().to_string(), "--version".into()],
     };
     let (without, with) = drive::compare(&case, &agent);

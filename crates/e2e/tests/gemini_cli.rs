@@ -114,6 +114,7 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
         args,
         setup,
         spec,
+        report: true,
         version: |a| {
             vec![
                 a.dir.join("node_modules/.bin/gemini").display().to_string(),

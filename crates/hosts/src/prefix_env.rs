@@ -9,11 +9,43 @@ use serde_json::{Map, Value};
 
 use crate::error::{HostsError, Result};
 use crate::files::kind;
-use crate::registry::PrefixSpec;
+use crate::registry::{PrefixSpec, PrefixStyle};
 
 /// What the prefix setting must hold for this launcher.
 pub fn value(spec: &PrefixSpec, launcher: &str) -> String {
-    format!("{launcher} --shell-prefix={}", spec.id)
+    match spec.style {
+        // Claude quotes the part before the last " -" itself
+        PrefixStyle::Claude => format!("{launcher} --shell-prefix={}", spec.id),
+        // CodeBuddy pastes the value into a shell line as it is
+        PrefixStyle::CodeBuddy => format!(
+            "{} --shell-prefix={}",
+            tokenjuice_core::shell::quote(launcher),
+            spec.id
+        ),
+    }
+}
+
+/// The launcher a prefix value of ours names.
+pub fn launcher_of(spec: &PrefixSpec, v: &str) -> String {
+    let path = v
+        .trim_end()
+        .trim_end_matches(&format!(" --shell-prefix={}", spec.id));
+    match spec.style {
+        PrefixStyle::Claude => path.to_string(),
+        PrefixStyle::CodeBuddy => {
+            let script = tokenjuice_core::shell::parse(path);
+            match script
+                .items
+                .first()
+                .and_then(|i| i.pipeline.commands.first())
+            {
+                Some(tokenjuice_core::shell::Command::Simple(c)) if c.words.len() == 1 => {
+                    c.words[0].text.clone()
+                }
+                _ => path.to_string(),
+            }
+        }
+    }
 }
 
 /// True when a prefix value is one of ours (any launcher).
@@ -46,7 +78,8 @@ pub fn install(
 ) -> Result<Option<String>> {
     // The host quotes the part before the prefix's last " -" as one word: a launcher path
     // holding " -" itself, or a launcher run by node, would be split wrongly.
-    if launcher.contains(" -") || crate::launcher::is_node_script(launcher) {
+    let bad_for_claude = spec.style == PrefixStyle::Claude && launcher.contains(" -");
+    if bad_for_claude || crate::launcher::is_node_script(launcher) {
         return Err(HostsError::Shape {
             path: path.to_path_buf(),
             what: format!("the launcher `{launcher}` cannot be a {} value (it must be one executable path without \" -\" in it)", spec.prefix_env),

@@ -156,7 +156,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "codebuddy",
         display: "CodeBuddy",
         aliases: &["code-buddy"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::ShellPrefix,
         anchor: Anchor::Home {
             env: &["CODEBUDDY_CONFIG_DIR", "CODEBUDDY_HOME"],
             dir: ".codebuddy",
@@ -168,17 +168,17 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         event: "PreToolUse",
         matcher: Some("Bash"),
         command_key: "command",
-        status_message: STATUS,
+        status_message: Some("tokenjuice: marking background commands so their output streams"),
         timeout: Some(("timeout", 10)),
         named: false,
-        tools: &["execute_command", "Bash"],
-        answer: Answer::CodeBuddy,
+        tools: &["Bash"],
+        answer: Answer::MarkStreaming,
         shell_env: "TOKENJUICE_CODEBUDDY_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: true,
+        windows_deny: false,
         dialect: Dialect::CodeBuddy,
-        note: Some("CodeBuddy applies a hook's modifiedInput only together with permissionDecision \"allow\" (its hook reference), so the rewrite answers allow; a command the model marked requires_approval:true is left unwrapped so CodeBuddy still asks for it"),
-        proven: None,
+        note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted. stdout and stderr reach CodeBuddy as one stream (its result then shows them together under Stdout)"),
+        proven: Some(("codebuddy", &["2.117"])),
     },
     HookSpec {
         id: "cursor",
@@ -591,6 +591,18 @@ pub fn by_entry_subcommand(sub: &str) -> Option<&'static HookSpec> {
         .find(|h| h.answer != Answer::None && h.entry_subcommand() == sub)
 }
 
+/// How a host puts its prefix in front of a line, and what its tool lines look like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrefixStyle {
+    /// Claude Code: the prefix is split at its last ` -`; the part before is one quoted word.
+    /// A Bash tool line ends in `eval <cmd> < /dev/null && pwd -P >| <cwd file>`.
+    Claude,
+    /// CodeBuddy: the prefix is shell text pasted in front of the single-quoted line, run by
+    /// `$SHELL -c "shopt -u …; <prefix> '<line>'"`. A Bash tool line ends in `eval '<cmd>'`
+    /// and runs with `CODEBUDDY_SESSION_ID` set (the API key helper runs without it).
+    CodeBuddy,
+}
+
 /// A host that runs its shell lines through a prefix command it lets the user set
 /// (`CLAUDE_CODE_SHELL_PREFIX`): tokenjuice is that prefix, and sees the command's output
 /// while the command stays in the host's own shell line.
@@ -607,24 +619,45 @@ pub struct PrefixSpec {
     pub cut: tokenjuice_core::budget::HostCut,
     /// The host prints the exit status itself (Claude: `Exit code N`).
     pub prints_exit: bool,
+    pub style: PrefixStyle,
 }
 
-pub static PREFIX_HOSTS: &[PrefixSpec] = &[PrefixSpec {
-    id: "claude-code",
-    prefix_env: "CLAUDE_CODE_SHELL_PREFIX",
-    next_env: "TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX",
-    shell_env: "CLAUDE_CODE_SHELL",
-    // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
-    // file path; failures are cut too (measured by the e2e suite).
-    cut: tokenjuice_core::budget::HostCut {
-        cut_chars: 30_000,
-        over_cut_keeps: 2_000,
-        fail_cut_chars: 30_000,
-        fail_over_cut_keeps: 2_000,
-        max_lines: usize::MAX,
+pub static PREFIX_HOSTS: &[PrefixSpec] = &[
+    PrefixSpec {
+        id: "claude-code",
+        prefix_env: "CLAUDE_CODE_SHELL_PREFIX",
+        next_env: "TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX",
+        shell_env: "CLAUDE_CODE_SHELL",
+        // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
+        // file path; failures are cut too (measured by the e2e suite).
+        cut: tokenjuice_core::budget::HostCut {
+            cut_chars: 30_000,
+            over_cut_keeps: 2_000,
+            fail_cut_chars: 30_000,
+            fail_over_cut_keeps: 2_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
+        style: PrefixStyle::Claude,
     },
-    prints_exit: true,
-}];
+    PrefixSpec {
+        id: "codebuddy",
+        prefix_env: "CODEBUDDY_CODE_SHELL_PREFIX",
+        next_env: "TOKENJUICE_CODEBUDDY_NEXT_PREFIX",
+        shell_env: "CODEBUDDY_CODE_SHELL",
+        // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
+        // becomes a 2,048-character preview and a file path, failures alike.
+        cut: tokenjuice_core::budget::HostCut {
+            cut_chars: 30_000,
+            over_cut_keeps: 2_000,
+            fail_cut_chars: 30_000,
+            fail_over_cut_keeps: 2_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
+        style: PrefixStyle::CodeBuddy,
+    },
+];
 
 /// The prefix host with this id.
 pub fn prefix_host(id: &str) -> Option<&'static PrefixSpec> {

@@ -25,6 +25,8 @@ pub struct Case {
     pub spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
     /// The command that prints the host's version.
     pub version: fn(&Agent) -> Vec<String>,
+    /// Written to the host report (one case per host does; others only judge).
+    pub report: bool,
 }
 
 /// Where a session lives.
@@ -145,12 +147,14 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    super::write_report(
-        case.host,
-        &json!({"host": case.host, "version": version, "mechanism": case.mechanism,
+    if case.report {
+        super::write_report(
+            case.host,
+            &json!({"host": case.host, "version": version, "mechanism": case.mechanism,
                 "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with,
                 "failures": failures.len()}),
-    );
+        );
+    }
     assert!(
         failures.is_empty(),
         "{}: {} scenario(s) differ:\n{}",

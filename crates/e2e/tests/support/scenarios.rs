@@ -237,7 +237,7 @@ pub fn latency() -> Vec<Scenario> {
 
 /// Median of the host's time for the latency probes (the last `LATENCY_PROBES` calls).
 pub fn probe_median_ms(call_times: &[u64], total_calls: usize) -> Option<u64> {
-    if call_times.len() < total_calls {
+    if call_times.len() < total_calls || total_calls < LATENCY_PROBES {
         return None;
     }
     let mut t: Vec<u64> = call_times[total_calls - LATENCY_PROBES..total_calls].to_vec();

@@ -38,10 +38,7 @@ pub(super) fn check(d: &mut Diagnosis, spec: &PrefixSpec, root: &Map<String, Val
         );
         return;
     }
-    let launcher = value
-        .trim_end()
-        .trim_end_matches(&format!(" --shell-prefix={}", spec.id))
-        .to_string();
+    let launcher = prefix_env::launcher_of(spec, &value);
     if !is_executable(Path::new(&launcher)) {
         d.problem(
             Health::Broken,
@@ -103,12 +100,17 @@ fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str
     let cwd_file = dir.path().join("cwd");
     let sub = dir.path().join("sub");
     let _ = std::fs::create_dir(&sub);
+    let claude = spec.style == crate::registry::PrefixStyle::Claude;
     let line = |cmd: &str| {
-        format!(
-            "eval {} < /dev/null && pwd -P >| {}",
-            tokenjuice_core::shell::quote(cmd),
-            tokenjuice_core::shell::quote(&cwd_file.to_string_lossy())
-        )
+        if claude {
+            format!(
+                "eval {} < /dev/null && pwd -P >| {}",
+                tokenjuice_core::shell::quote(cmd),
+                tokenjuice_core::shell::quote(&cwd_file.to_string_lossy())
+            )
+        } else {
+            format!("eval '{}'", cmd.replace('\'', "'\\''"))
+        }
     };
     let noisy = "for i in $(seq 1 300); do echo \"downloading chunk $i of 300\"; done; echo 'error: tokenjuice-doctor-probe'; exit 3";
     let prefixed = |l: String| {
@@ -117,7 +119,9 @@ fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str
             .arg(l)
             .current_dir(dir.path())
             .env("TOKENJUICE_HOME", dir.path().join("store"))
-            .env("TOKENJUICE_STATS", "0");
+            .env("TOKENJUICE_STATS", "0")
+            // CodeBuddy runs Bash tool lines with a session id; the probe plays one
+            .env("CODEBUDDY_SESSION_ID", "tokenjuice-doctor");
         match next {
             Some(n) => c.env(spec.next_env, n),
             None => c.env_remove(spec.next_env),

@@ -1,0 +1,123 @@
+//! CodeBuddy Code (the CLI inside @tencent-ai/agent-sdk, pinned in e2e/agents.lock), with and
+//! without `tokenjuice install codebuddy`: the model must read compacted output through
+//! CODEBUDDY_CODE_SHELL_PREFIX, and nothing else may change.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    let settings = json!({
+        "permissions": {
+            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)",
+                      "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
+                      "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)",
+                      "Bash(exit:*)", "Bash(tr:*)", "Bash(X=1:*)"],
+            "deny": ["Bash(rm:*)"],
+            "ask": ["Bash(git push:*)"]
+        }
+    });
+    let path = p.home.join(".codebuddy/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, settings.to_string()).unwrap();
+}
+
+fn args(s: &Scenario) -> Value {
+    json!({"command": s.command, "description": s.name})
+}
+
+fn spec_yolo(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let mut s = spec(agent, p, calls);
+    s.argv.truncate(4);
+    s.argv.push("-y".into());
+    s
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let cli = agent
+        .dir
+        .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    Spec {
+        wire: Wire::OpenAiChat,
+        tool: "Bash".into(),
+        calls,
+        final_text: "done".into(),
+        model: "fake-model".into(),
+        argv: vec![
+            "node".into(),
+            cli.display().to_string(),
+            "-p".into(),
+            "run the commands".into(),
+            // an ask rule hangs plain -p (the host waits for an answer nobody can give)
+            "--permission-mode".into(),
+            "dontAsk".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!("{}:/usr/local/bin:/usr/bin:/bin", p.tools.display()),
+            ),
+            (
+                "CODEBUDDY_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}/v1".into(),
+            ),
+            ("CODEBUDDY_API_KEY".into(), "e2e-fake".into()),
+            ("CODEBUDDY_MODEL".into(), "fake-model".into()),
+            ("DISABLE_TELEMETRY".into(), "1".into()),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: Vec::new(),
+    }
+}
+
+#[test]
+fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::permissions());
+    scs.extend(scenarios::latency());
+    let failing = scs
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .unwrap();
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        report: true,
+        version: |a| {
+            vec![
+                "node".into(),
+                a.dir.join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy").display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (_, with) = drive::compare(&case, &agent);
+    // shell semantics with every command allowed (-y): the default mode above refuses the
+    // compound ones before they run
+    let semantics = Case {
+        scenarios: scenarios::semantics(),
+        spec: spec_yolo,
+        report: false,
+        ..case
+    };
+    drive::compare(&semantics, &agent);
+    let text = &with.outcome.results[failing].text;
+    assert_eq!(text.matches("Exit Code: 1").count(), 1, "{text}");
+    assert!(!text.contains("Stdout: exit "), "{text}");
+}
