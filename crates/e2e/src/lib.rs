@@ -12,5 +12,6 @@
 //!   namespace that has only loopback (`unshare -n`), so nothing can leave the machine.
 
 pub mod http;
+pub mod report;
 pub mod session;
 pub mod wire;

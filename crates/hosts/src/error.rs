@@ -46,6 +46,13 @@ pub enum HostsError {
     #[error("no home directory: HOME is not set. Set HOME (or the host's own variable, e.g. {hint}) and run the command again")]
     NoHome { hint: &'static str },
 
+    #[error("tokenjuice does not install into {host}: {why}. {fix}")]
+    Unsupported {
+        host: &'static str,
+        why: &'static str,
+        fix: String,
+    },
+
     #[error("cannot find the tokenjuice binary to point the hook at: {0}. Put tokenjuice on PATH or use --local")]
     NoLauncher(String),
 }

@@ -55,17 +55,13 @@ pub fn parse(text: &str) -> Option<Envelope<'_>> {
     let inner = text.strip_prefix(OPEN)?.strip_suffix(CLOSE)?;
     let mut end = inner.len();
     let mut trailer = Vec::new();
-    loop {
-        let Some(line_start) = inner[..end].rfind('\n') else {
-            break;
-        };
+    while let Some(line_start) = inner[..end].rfind('\n') {
         let line = &inner[line_start + 1..end];
-        if TRAILER_KEYS.iter().any(|k| line.starts_with(k)) {
-            trailer.push(line);
-            end = line_start;
-        } else {
+        if !TRAILER_KEYS.iter().any(|k| line.starts_with(k)) {
             break;
         }
+        trailer.push(line);
+        end = line_start;
     }
     trailer.reverse();
     if !trailer.last()?.starts_with("Process Group PGID: ") {

@@ -120,6 +120,16 @@ pub fn install(target: Target, local: bool, env: &Env) -> Result<Report> {
 }
 
 fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Report> {
+    if spec.mechanism == Mechanism::Unsupported {
+        return Err(HostsError::Unsupported {
+            host: spec.id,
+            why: spec.note.unwrap_or("no mechanism changes only the output"),
+            fix: format!(
+                "`tokenjuice install agents-md` adds guidance asking the model to use `tokenjuice wrap` for noisy commands; `tokenjuice uninstall {}` removes an earlier tokenjuice hook",
+                spec.id
+            ),
+        });
+    }
     let path = paths::config_path(&spec.anchor, spec.file, env)?;
     let (launcher, why) = launcher::resolve(local, env)?;
     let loaded = files::load(&path)?;

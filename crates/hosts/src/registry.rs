@@ -16,6 +16,9 @@ pub enum Mechanism {
     Extension,
     /// A marked block in an instruction file telling the model to use `tokenjuice wrap`.
     Guidance,
+    /// No mechanism changes only the output in this host's version: `install` refuses and
+    /// says why (the row's `note`); `doctor` and `uninstall` still find an older entry.
+    Unsupported,
     /// The host runs every shell line through a prefix command it lets the user set
     /// (Claude Code's `CLAUDE_CODE_SHELL_PREFIX`); tokenjuice is that prefix. The command stays
     /// in the host's own shell line, so permissions and shell state are the host's.
@@ -30,6 +33,7 @@ impl Mechanism {
             Mechanism::Extension => "extension",
             Mechanism::Guidance => "guidance",
             Mechanism::ShellPrefix => "shell prefix",
+            Mechanism::Unsupported => "not supported",
         }
     }
 }
@@ -238,7 +242,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "codex",
         display: "Codex CLI",
         aliases: &["codex-cli"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::Home {
             env: &["CODEX_HOME"],
             dir: ".codex",
@@ -259,7 +263,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Codex,
-        note: Some("Codex accepts a rewrite only as updatedInput + permissionDecision \"allow\"; its PreToolUse result carries no approval (codex-rs/core hook_runtime.rs), so sandbox and approval policy still apply to the wrapped command. Codex runs a user hook only after you trust it in /hooks"),
+        note: Some("in Codex 0.169 a PreToolUse rewrite is honoured only with permissionDecision \"allow\", and Codex then checks its exec policy and approval on the rewritten command: a forbidden prefix_rule (rm) no longer matched and the command ran; no shell-prefix setting exists. A BASH_ENV filter set through shell_environment_policy was proven to keep the rules but is not built yet"),
         proven: None,
     },
     HookSpec {
@@ -322,7 +326,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "qwen-code",
         display: "Qwen Code",
         aliases: &["qwen"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::Home {
             env: &[],
             dir: ".qwen",
@@ -343,7 +347,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: Some("Qwen Code applies updatedInput only with a permissionDecision, and \"allow\" skips its approval prompt; tokenjuice therefore rewrites only in yolo mode (where nothing is asked) and leaves commands alone in every other mode"),
+        note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting"),
         proven: None,
     },
     HookSpec {
@@ -402,7 +406,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "droid",
         display: "Factory Droid",
         aliases: &["factory"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::Home {
             env: &["FACTORY_HOME"],
             dir: ".factory",
@@ -423,7 +427,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: None,
+        note: Some("Droid re-checks a rewritten command's risk (droid exec below --auto high refuses every command after tokenjuice's rewrite), so a rewrite changes what Droid allows; its own 30+30-line cut also made the rewritten output larger"),
         proven: None,
     },
     HookSpec {

@@ -5,10 +5,11 @@ use tokenjuice_core::shell::{self, quote, Command, Sep};
 
 use crate::launcher::prefix_for;
 
-/// `<launcher> wrap --source <host> -- <shell> -lc '<original>'`.
+/// `<launcher> wrap --source <host> -- <shell> -c '<original>'` (never a login shell: the
+/// host's PATH and environment stay as they are).
 pub fn wrap_command(launcher: &str, source: &str, shell_path: &str, original: &str) -> String {
     format!(
-        "{} wrap --source {} -- {} -lc {}",
+        "{} wrap --source {} -- {} -c {}",
         prefix_for(launcher),
         quote(source),
         quote(shell_path),
@@ -139,11 +140,11 @@ mod tests {
     fn rewrite_quotes_everything() {
         assert_eq!(
             wrap_command("/usr/local/bin/tokenjuice", "codebuddy", "/bin/bash", "echo 'hi' && ls"),
-            "/usr/local/bin/tokenjuice wrap --source codebuddy -- /bin/bash -lc 'echo '\\''hi'\\'' && ls'"
+            "/usr/local/bin/tokenjuice wrap --source codebuddy -- /bin/bash -c 'echo '\\''hi'\\'' && ls'"
         );
         assert_eq!(
             wrap_command("/a b/main.js", "cursor", "/bin/sh", "ls"),
-            "node '/a b/main.js' wrap --source cursor -- /bin/sh -lc ls"
+            "node '/a b/main.js' wrap --source cursor -- /bin/sh -c ls"
         );
     }
 }

@@ -1,13 +1,33 @@
 //! `tj-e2e run SPEC.json [OUT.json]`: run one scripted agent session against the fake model
 //! and write what happened (exit, output, every request, the tool results) as JSON.
 //! The e2e tests start it inside `unshare -n` so the agent can reach only loopback.
+//!
+//! `tj-e2e report REPORT_DIR DOC.md`: rewrite the table between the `e2e-table` markers of
+//! DOC.md from the last run's per-host reports (`target/e2e-report/<host>.json`).
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let (Some("report"), Some(dir), Some(doc)) =
+        (args.first().map(String::as_str), args.get(1), args.get(2))
+    {
+        return match tokenjuice_e2e::report::rewrite(
+            std::path::Path::new(dir),
+            std::path::Path::new(doc),
+        ) {
+            Ok(n) => {
+                println!("{doc}: table of {n} hosts written");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tj-e2e report: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let (Some("run"), Some(spec_path)) = (args.first().map(String::as_str), args.get(1)) else {
-        eprintln!("usage: tj-e2e run SPEC.json [OUT.json]");
+        eprintln!("usage: tj-e2e run SPEC.json [OUT.json] | tj-e2e report REPORT_DIR DOC.md");
         return ExitCode::from(2);
     };
     let spec = std::fs::read_to_string(spec_path)

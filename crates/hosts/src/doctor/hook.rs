@@ -62,6 +62,23 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         }
     };
     let found = edit::find(spec, &root);
+    if spec.mechanism == Mechanism::Unsupported {
+        let why = spec.note.unwrap_or("no mechanism changes only the output");
+        if found.is_empty() {
+            d.problem(
+                Health::Disabled,
+                format!("not supported: {why}"),
+                "nothing to do; `tokenjuice install agents-md` adds guidance instead",
+            );
+        } else {
+            d.problem(
+                Health::Broken,
+                format!("an earlier tokenjuice hook is installed, and it changes what the agent does: {why}"),
+                format!("run `tokenjuice uninstall {}`", spec.id),
+            );
+        }
+        return d;
+    }
     if found.is_empty() {
         if windows {
             d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");

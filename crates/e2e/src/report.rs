@@ -1,0 +1,119 @@
+//! The host table of `docs/hosts.md`, produced from the last end-to-end run: one row per
+//! host that ran (version, mechanism, whether compaction reached the model, invariants held,
+//! tokens saved, time added per command), then the hosts that do not run here and why.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+const START: &str = "<!-- e2e-table:start -->";
+const END: &str = "<!-- e2e-table:end -->";
+
+/// Hosts with no real-agent run, and why (kept beside the measured rows).
+const NOT_RUN: &[(&str, &str)] = &[
+    ("codex", "not supported: a PreToolUse rewrite needs `allow` and Codex then checks its exec policy on the rewritten command (a forbidden `rm` ran); `install` refuses"),
+    ("qwen-code", "not supported: no hook can change a result and there is no shell prefix; `install` refuses"),
+    ("droid", "not supported: Droid re-checks a rewritten command's risk (`exec` below `--auto high` refused everything); `install` refuses"),
+    ("cursor", "not run: Cursor's CLI does not install here; contract tests only"),
+];
+
+fn row(v: &Value) -> String {
+    let scenarios = v["scenarios"].as_array().cloned().unwrap_or_default();
+    let total = scenarios.len();
+    let ok = scenarios.iter().filter(|s| s["ok"] == true).count();
+    let compaction: Vec<&Value> = scenarios
+        .iter()
+        .filter(|s| {
+            s["tokens_without"].as_u64().unwrap_or(0) > s["tokens_with"].as_u64().unwrap_or(0)
+        })
+        .collect();
+    let without: u64 = compaction
+        .iter()
+        .filter_map(|s| s["tokens_without"].as_u64())
+        .sum();
+    let with: u64 = compaction
+        .iter()
+        .filter_map(|s| s["tokens_with"].as_u64())
+        .sum();
+    let saved = if without > 0 {
+        format!(
+            "{without} → {with} ({:.0}% less)",
+            100.0 - 100.0 * with as f64 / without as f64
+        )
+    } else {
+        "—".into()
+    };
+    let latency = match (
+        v["latency_ms_without"].as_u64(),
+        v["latency_ms_with"].as_u64(),
+    ) {
+        (Some(a), Some(b)) => format!("{:+} ms ({a} → {b} ms)", b as i64 - a as i64),
+        _ => "—".into(),
+    };
+    format!(
+        "| {} | {} | {} | {} | {ok}/{total} | {saved} | {latency} |",
+        v["host"].as_str().unwrap_or("?"),
+        v["version"].as_str().unwrap_or("?"),
+        v["mechanism"].as_str().unwrap_or("?"),
+        if compaction.is_empty() { "no" } else { "yes" },
+    )
+}
+
+/// The table for the reports in `dir`.
+pub fn table(dir: &Path) -> Result<(String, usize), String> {
+    let mut reports: Vec<Value> = Vec::new();
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for e in rd.flatten() {
+        if e.path().extension().is_some_and(|x| x == "json") {
+            let text = std::fs::read_to_string(e.path())
+                .map_err(|er| format!("{}: {er}", e.path().display()))?;
+            reports.push(
+                serde_json::from_str(&text)
+                    .map_err(|er| format!("{}: {er}", e.path().display()))?,
+            );
+        }
+    }
+    reports.sort_by(|a, b| a["host"].as_str().cmp(&b["host"].as_str()));
+    let mut out = String::from(
+        "| host | version | mechanism | compaction reaches the model | scenarios as without tokenjuice (or smaller) | tokens, noisy scenarios (without → with) | added time per command (median) |\n|---|---|---|---|---|---|---|\n",
+    );
+    for r in &reports {
+        out.push_str(&row(r));
+        out.push('\n');
+    }
+    for (host, why) in NOT_RUN {
+        if !reports.iter().any(|r| r["host"] == *host) {
+            out.push_str(&format!("| {host} | — | {why} | no | — | — | — |\n"));
+        }
+    }
+    Ok((out, reports.len()))
+}
+
+/// Rewrite the marked table in `doc`.
+pub fn rewrite(dir: &Path, doc: &Path) -> Result<usize, String> {
+    let (t, n) = table(dir)?;
+    let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {e}", doc.display()))?;
+    let (Some(a), Some(b)) = (text.find(START), text.find(END)) else {
+        return Err(format!("{}: no {START} … {END} markers", doc.display()));
+    };
+    let new = format!("{}{START}\n{t}{}", &text[..a], &text[b..]);
+    std::fs::write(doc, new).map_err(|e| format!("{}: {e}", doc.display()))?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_row_sums_the_noisy_scenarios_and_the_latency() {
+        let r = row(&json!({"host": "h", "version": "1.0", "mechanism": "m",
+            "scenarios": [{"ok": true, "tokens_without": 100, "tokens_with": 25}, {"ok": false, "tokens_without": 5, "tokens_with": 5}],
+            "latency_ms_without": 40, "latency_ms_with": 43}));
+        assert_eq!(
+            r,
+            "| h | 1.0 | m | yes | 1/2 | 100 → 25 (75% less) | +3 ms (40 → 43 ms) |"
+        );
+    }
+}
