@@ -221,6 +221,7 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
     let fin = Finish {
         trace: options.trace,
         recover_hint: store.recover_hint(),
+        host_prints_exit: options.host_prints_exit,
         ..Finish::default()
     };
     let done = catch_unwind(AssertUnwindSafe(|| {

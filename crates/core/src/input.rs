@@ -20,6 +20,8 @@ pub struct ToolOptions {
     pub no_omit: bool,
     pub trace: bool,
     pub classifier: Option<String>,
+    /// The host prints the exit status itself: no `exit N` line in the text.
+    pub host_prints_exit: bool,
 }
 
 /// A problem with the input JSON: where and what.
@@ -88,6 +90,8 @@ pub fn parse(v: &Value) -> Result<(ToolInput, ToolOptions), InputError> {
             options.no_omit = boolean(o, "noOmit", "no_omit", "$.options")?;
             options.trace = boolean(o, "trace", "trace", "$.options")?;
             options.classifier = string(o, "classifier", "classifier", "$.options")?;
+            options.host_prints_exit =
+                boolean(o, "hostPrintsExit", "host_prints_exit", "$.options")?;
         }
         Some(_) => return Err(err("$.options", "must be an object")),
     }

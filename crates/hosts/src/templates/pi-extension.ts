@@ -19,7 +19,8 @@ function reduce(request, signal) {
     const viaNode = /\.(c|m)?js$/i.test(LAUNCHER);
     let child;
     try {
-      child = spawn(viaNode ? "node" : LAUNCHER, viaNode ? [LAUNCHER, "reduce-json"] : ["reduce-json"], {
+      const args = ["reduce-json", "--source", "pi"];
+      child = spawn(viaNode ? "node" : LAUNCHER, viaNode ? [LAUNCHER, ...args] : args, {
         stdio: ["pipe", "pipe", "ignore"],
       });
     } catch {
@@ -85,7 +86,11 @@ async function compactBashResult(event, signal) {
     }
   }
   if (!text.trim() || text === "(no output)") return undefined;
-  const result = await reduce({ toolName: "bash", command, combinedText: text, exitCode }, signal);
+  // pi prints `Command exited with code N` itself: no `exit N` line of ours
+  const result = await reduce(
+    { input: { toolName: "bash", command, combinedText: text, exitCode }, options: { hostPrintsExit: true } },
+    signal,
+  );
   const inline = result && result.inlineText;
   if (typeof inline !== "string") return undefined;
   const replaced = status ? `${inline.replace(/\n+$/, "")}\n\n${status}` : inline;

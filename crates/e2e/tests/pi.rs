@@ -1,0 +1,101 @@
+//! pi (pinned in e2e/agents.lock), with and without `tokenjuice install pi`: the extension
+//! replaces bash results with the compacted text; nothing else may change. pi has no
+//! permission rules, so the permission probes do not apply.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    let models = json!({"providers": {"fake": {
+        "baseUrl": "http://127.0.0.1:{PORT}/v1",
+        "api": "openai-completions",
+        "apiKey": "e2e-fake",
+        "models": [{"id": "fake-model"}]
+    }}});
+    let dir = p.home.join(".pi/agent");
+    std::fs::create_dir_all(&dir).unwrap();
+    // the port is filled in by the session (files with {PORT})
+    std::fs::write(dir.join("models.json.in"), models.to_string()).unwrap();
+}
+
+fn args(s: &Scenario) -> Value {
+    json!({"command": s.command})
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    let models_in = p.home.join(".pi/agent/models.json.in");
+    let models = std::fs::read_to_string(&models_in).unwrap();
+    Spec {
+        wire: Wire::OpenAiChat,
+        tool: "bash".into(),
+        calls,
+        final_text: "done".into(),
+        model: "fake-model".into(),
+        argv: vec![
+            bin.join("pi").display().to_string(),
+            "--provider".into(),
+            "fake".into(),
+            "--model".into(),
+            "fake-model".into(),
+            "-p".into(),
+            "run the commands".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.display(),
+                    p.tools.display()
+                ),
+            ),
+            ("PI_OFFLINE".into(), "1".into()),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: vec![(p.home.join(".pi/agent/models.json"), models)],
+    }
+}
+
+#[test]
+fn pi_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("pi") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::latency());
+    let failing = scs
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .unwrap();
+    let case = Case {
+        host: "pi",
+        wire: Wire::OpenAiChat,
+        mechanism: "extension: tool_result replaced by the compacted text",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        report: true,
+        version: |a| {
+            vec![
+                a.dir.join("node_modules/.bin/pi").display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (_, with) = drive::compare(&case, &agent);
+    let text = &with.outcome.results[failing].text;
+    assert_eq!(text.matches("exited with code 1").count(), 1, "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("exit ")), "{text}");
+}
