@@ -1,7 +1,9 @@
-//! `doctor` in each state, on the real binary: disabled (nothing installed), ok (proven by
-//! running the installed hook and the rewritten command), warn (legacy entries, a missing
-//! timeout, Codex trust), broken (missing launcher, malformed file, native Windows) with
-//! exit 1, and the `doctor hooks` summary.
+//! `doctor` in each state, on the real binary: disabled (nothing installed, or a host
+//! tokenjuice does not support), ok (proven by running the installed hook, and then the
+//! rewritten command or the shell prefix on a line shaped like the host's), warn (legacy
+//! entries, a missing timeout), broken (missing launcher, a prefix that is not ours or is
+//! gone, a hook that does too little or too much, malformed file, native Windows, an older
+//! hook in an unsupported host) with exit 1, and the `doctor hooks` summary.
 
 mod hosts_support;
 
@@ -10,19 +12,38 @@ use std::path::PathBuf;
 use hosts_support::*;
 use serde_json::{json, Value};
 
+/// The hosts tokenjuice installs into.
 const HOOK_HOSTS: &[&str] = &[
     "codebuddy",
     "cursor",
     "claude-code",
-    "codex",
     "pi",
     "gemini-cli",
-    "qwen-code",
     "copilot-cli",
     "vscode-copilot",
-    "droid",
     "devin",
     "opencode",
+];
+
+/// The hosts it refuses (`install` fails), with their config file under HOME.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("codex", ".codex/hooks.json"),
+    ("qwen-code", ".qwen/settings.json"),
+    ("droid", ".factory/settings.json"),
+];
+
+/// Hosts reached through a shell prefix, with their settings file and prefix variable.
+const PREFIX_HOSTS: &[(&str, &str, &str)] = &[
+    (
+        "claude-code",
+        ".claude/settings.json",
+        "CLAUDE_CODE_SHELL_PREFIX",
+    ),
+    (
+        "codebuddy",
+        ".codebuddy/settings.json",
+        "CODEBUDDY_CODE_SHELL_PREFIX",
+    ),
 ];
 
 fn doctor(w: &World, host: &str) -> (String, i32) {
@@ -36,15 +57,6 @@ fn health(report: &str) -> &str {
         .rev()
         .find_map(|l| l.strip_prefix("health: "))
         .unwrap_or("?")
-}
-
-/// Trusts our Codex entry the way Codex records it, so codex can reach `ok`.
-fn trust_codex(w: &World) {
-    let hooks = w.home.join(".codex/hooks.json");
-    w.write(
-        &w.home.join(".codex/config.toml"),
-        &format!("model = \"gpt-5\"\n\n[hooks.state.\"{}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:abc\"\n", hooks.display()),
-    );
 }
 
 #[test]
@@ -62,22 +74,84 @@ fn not_installed_is_disabled_with_the_install_fix() {
 }
 
 #[test]
+fn unsupported_hosts_are_disabled_until_an_older_hook_is_found() {
+    for (h, rel) in UNSUPPORTED {
+        let w = World::new();
+        let path = w.home.join(rel);
+        // Nothing installed (no file; a file without our entry): disabled, saying why, and
+        // never advising an install that would fail.
+        for state in ["no file", "a file of the user's"] {
+            if state != "no file" {
+                w.write(&path, &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-guard.sh"}]}]}}).to_string());
+            }
+            let (r, code) = doctor(&w, h);
+            assert_eq!(health(&r), "disabled", "{h}, {state}: {r}");
+            assert_eq!(code, 0, "{h}, {state}");
+            assert!(r.contains("not supported: "), "{h}, {state}: {r}");
+            assert!(
+                !r.contains(&format!("fix: run `tokenjuice install {h}`")),
+                "{h}, {state}: an install that fails is no fix: {r}"
+            );
+        }
+        // An older tokenjuice hook is still there: it changes what the agent does.
+        w.write(&path, &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "user-guard.sh"},
+            {"type": "command", "command": format!("{} {h}-pre-tool-use --wrap-launcher {}", launcher(), launcher())}
+        ]}]}}).to_string());
+        let (r, code) = doctor(&w, h);
+        assert_eq!(health(&r), "broken", "{h}: {r}");
+        assert_eq!(code, 1, "{h}");
+        assert!(r.contains(&format!("tokenjuice uninstall {h}")), "{h}: {r}");
+        assert!(w.run(&["uninstall", h]).status.success(), "{h}");
+        let (r, code) = doctor(&w, h);
+        assert_eq!(health(&r), "disabled", "{h}: {r}");
+        assert_eq!(code, 0, "{h}");
+    }
+}
+
+#[test]
 fn installed_is_ok_and_proven_by_running_the_hook() {
+    // Every host is checked; the failures are reported together.
+    let mut failures = Vec::new();
     for h in HOOK_HOSTS {
         let w = World::new();
-        assert!(w.run(&["install", h, "--local"]).status.success(), "{h}");
-        if *h == "codex" {
-            trust_codex(&w);
-        }
+        let out = w.run(&["install", h, "--local"]);
+        assert!(out.status.success(), "{h}: {}", stderr(&out));
         let (r, code) = doctor(&w, h);
-        assert_eq!(health(&r), "ok", "{h}: {r}");
-        assert_eq!(code, 0);
-        let proven = r.contains("exit code 3 kept") || r.contains("compacted");
-        assert!(proven, "{h}: doctor must run the hook: {r}");
-        if !matches!(*h, "pi" | "opencode" | "copilot-cli") {
-            assert!(r.contains("through the hooks engine"), "{h}: {r}");
+        if health(&r) != "ok" || code != 0 {
+            failures.push(format!("{h}: health {} exit {code}:\n{r}", health(&r)));
+            continue;
+        }
+        // What proves it depends on the mechanism; each proof is a fact doctor only states
+        // after running the installed hook (or extension, or prefix).
+        let proofs: &[&[&str]] = match *h {
+            "claude-code" => &[
+                &["changes nothing (no decision, no rewrite)"],
+                &["compacted a noisy failing command"],
+                &["kept exit code 3"],
+                &["kept its `cd`"],
+            ],
+            "codebuddy" => &[
+                &["changes nothing (no decision, no rewrite)"],
+                &["compacted a noisy failing command"],
+                &["kept exit code 3"],
+            ],
+            "gemini-cli" => &[&["read_file tail of the compacted result"]],
+            "cursor" | "vscode-copilot" | "devin" => {
+                &[&["through the hooks engine"], &["exit code 3 kept"]]
+            }
+            // extensions and copilot-cli: the sample came back compacted, or the rewritten
+            // command kept its exit code
+            "pi" | "copilot-cli" | "opencode" => &[&["compacted", "exit code 3 kept"]],
+            other => panic!("no proof listed for {other}"),
+        };
+        for any_of in proofs {
+            if !any_of.iter().any(|p| r.contains(p)) {
+                failures.push(format!("{h}: doctor must run it ({any_of:?}):\n{r}"));
+            }
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -85,11 +159,14 @@ fn permission_postures_are_stated() {
     let w = World::new();
     for (h, needle) in [
         ("cursor", "permission \"allow\""),
-        ("codebuddy", "permissionDecision \"allow\""),
-        ("codex", "carries no approval"),
-        ("qwen-code", "yolo"),
+        ("claude-code", "permission rules"),
+        ("codebuddy", "permission rules"),
+        (
+            "gemini-cli",
+            "policy rules decide on the command as written",
+        ),
     ] {
-        assert!(w.run(&["install", h, "--local"]).status.success());
+        assert!(w.run(&["install", h, "--local"]).status.success(), "{h}");
         let (r, _) = doctor(&w, h);
         assert!(r.contains("note: ") && r.contains(needle), "{h}: {r}");
     }
@@ -110,9 +187,6 @@ fn a_missing_launcher_is_broken_and_exits_1() {
             }
         }
         assert!(found, "{h}");
-        if *h == "codex" {
-            trust_codex(&w);
-        }
         let (r, code) = doctor(&w, h);
         assert_eq!(health(&r), "broken", "{h}: {r}");
         assert_eq!(code, 1, "{h}");
@@ -176,10 +250,11 @@ fn legacy_entries_warn_until_reinstall_migrates_them() {
 
     // Only a legacy entry: compaction is not working at all.
     let w = World::new();
-    w.write(&w.home.join(".codex/hooks.json"), &json!({"hooks": {"PostToolUse": [{"matcher": "^Bash$", "hooks": [{"type": "command", "command": "tokenjuice codex-post-tool-use", "statusMessage": "compacting bash output with tokenjuice", "timeout": 30}]}]}}).to_string());
-    let (r, code) = doctor(&w, "codex");
+    w.write(&w.home.join(".claude/settings.json"), &json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "tokenjuice claude-code-post-tool-use", "statusMessage": "compacting bash output with tokenjuice", "timeout": 30}]}]}}).to_string());
+    let (r, code) = doctor(&w, "claude-code");
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
+    assert!(r.contains("hooks.PostToolUse[0].hooks[0]"), "{r}");
 }
 
 #[test]
@@ -199,80 +274,138 @@ fn a_missing_timeout_warns() {
 }
 
 #[test]
-fn codex_trust_and_feature_flag() {
-    let w = World::new();
-    assert!(w.run(&["install", "codex", "--local"]).status.success());
-    let (r, _) = doctor(&w, "codex");
-    assert_eq!(health(&r), "warn", "{r}");
-    assert!(r.contains("trust") && r.contains("/hooks"), "{r}");
-    trust_codex(&w);
-    assert_eq!(health(&doctor(&w, "codex").0), "ok");
-    let cfg = w.home.join(".codex/config.toml");
-    let text = w.read(&cfg);
-    w.write(&cfg, &format!("[features]\nhooks = false\n\n{text}"));
-    let (r, code) = doctor(&w, "codex");
-    assert_eq!(health(&r), "disabled", "{r}");
-    assert_eq!(code, 0);
-    assert!(r.contains("hooks = true"), "{r}");
+fn a_prefix_host_whose_prefix_is_missing_foreign_or_gone_is_broken() {
+    for (h, rel, var) in PREFIX_HOSTS {
+        let cases: [(&str, Option<Value>, &str); 3] = [
+            ("removed", None, "is not set"),
+            (
+                "someone else's",
+                Some(json!("/usr/local/bin/other-prefix")),
+                "not tokenjuice's",
+            ),
+            (
+                "a launcher that is gone",
+                Some(json!(format!("/gone/bin/tokenjuice --shell-prefix={h}"))),
+                "/gone/bin/tokenjuice",
+            ),
+        ];
+        for (what, value, needle) in cases {
+            let w = World::new();
+            assert!(w.run(&["install", h, "--local"]).status.success(), "{h}");
+            let p = w.home.join(rel);
+            let mut v = w.json(&p);
+            match value {
+                Some(x) => v["env"][*var] = x,
+                None => {
+                    v["env"].as_object_mut().unwrap().remove(*var);
+                }
+            }
+            w.write(&p, &v.to_string());
+            let (r, code) = doctor(&w, h);
+            assert_eq!(health(&r), "broken", "{h}, {what}: {r}");
+            assert_eq!(code, 1, "{h}, {what}");
+            assert!(r.contains(needle), "{h}, {what}: {r}");
+            assert!(
+                !r.contains("compacted a noisy failing command"),
+                "{h}, {what}: no probe through a prefix that is not ours: {r}"
+            );
+        }
+    }
 }
 
 #[test]
 fn disable_all_hooks_is_reported() {
-    for (h, rel) in [
-        ("qwen-code", ".qwen/settings.json"),
-        ("claude-code", ".claude/settings.json"),
-    ] {
-        let w = World::new();
-        assert!(w.run(&["install", h, "--local"]).status.success());
-        let p = w.home.join(rel);
-        let mut v = w.json(&p);
-        v["disableAllHooks"] = json!(true);
-        w.write(&p, &v.to_string());
-        let (r, _) = doctor(&w, h);
-        assert_eq!(health(&r), "disabled", "{h}: {r}");
-    }
+    let w = World::new();
+    assert!(w
+        .run(&["install", "claude-code", "--local"])
+        .status
+        .success());
+    let p = w.home.join(".claude/settings.json");
+    let mut v = w.json(&p);
+    v["disableAllHooks"] = json!(true);
+    w.write(&p, &v.to_string());
+    let (r, _) = doctor(&w, "claude-code");
+    assert_eq!(health(&r), "disabled", "{r}");
+    assert!(r.contains("disableAllHooks"), "{r}");
 }
 
 #[test]
 fn native_windows_is_broken_when_installed_and_disabled_otherwise() {
-    for h in ["codebuddy", "cursor"] {
-        let mut w = World::new();
-        w.set("TOKENJUICE_HOST_PLATFORM", "win32");
-        let (r, code) = doctor(&w, h);
-        assert_eq!(health(&r), "disabled", "{h}: {r}");
-        assert_eq!(code, 0);
-        assert!(r.contains("WSL"), "{r}");
-        assert!(w.run(&["install", h, "--local"]).status.success());
-        let (r, code) = doctor(&w, h);
-        assert_eq!(health(&r), "broken", "{h}: {r}");
-        assert_eq!(code, 1);
-        assert!(
-            r.contains("WSL") && r.contains(&format!("tokenjuice uninstall {h}")),
-            "{r}"
-        );
-    }
+    let mut w = World::new();
+    w.set("TOKENJUICE_HOST_PLATFORM", "win32");
+    let (r, code) = doctor(&w, "cursor");
+    assert_eq!(health(&r), "disabled", "{r}");
+    assert_eq!(code, 0);
+    assert!(r.contains("WSL"), "{r}");
+    assert!(w.run(&["install", "cursor", "--local"]).status.success());
+    let (r, code) = doctor(&w, "cursor");
+    assert_eq!(health(&r), "broken", "{r}");
+    assert_eq!(code, 1);
+    assert!(
+        r.contains("WSL") && r.contains("tokenjuice uninstall cursor"),
+        "{r}"
+    );
+}
+
+/// A stand-in for the hook program that reads the payload and prints `answer`.
+fn fake_hook(w: &World, answer: &str) -> PathBuf {
+    let fake = w.tmp.path().join("fake-tokenjuice");
+    w.write(
+        &fake,
+        &format!("#!/bin/sh\ncat >/dev/null\necho '{answer}'\n"),
+    );
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    fake
 }
 
 #[test]
 fn a_hook_that_no_longer_rewrites_is_broken() {
     // The entry points at a program that answers {} to everything.
     let w = World::new();
-    assert!(w
-        .run(&["install", "claude-code", "--local"])
-        .status
-        .success());
-    let fake = w.tmp.path().join("fake-tokenjuice");
-    w.write(&fake, "#!/bin/sh\ncat >/dev/null\necho '{}'\n");
-    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let p = w.home.join(".claude/settings.json");
-    let text = w
-        .read(&p)
-        .replacen(&launcher(), &fake.display().to_string(), 1);
-    w.write(&p, &text);
-    let (r, code) = doctor(&w, "claude-code");
+    assert!(w.run(&["install", "cursor", "--local"]).status.success());
+    let fake = fake_hook(&w, "{}");
+    let p = w.home.join(".cursor/hooks.json");
+    let mut v = w.json(&p);
+    let cmd = v["hooks"]["preToolUse"][0]["command"].as_str().unwrap();
+    let cmd = cmd.replacen(&launcher(), &fake.display().to_string(), 1);
+    v["hooks"]["preToolUse"][0]["command"] = json!(cmd);
+    w.write(&p, &v.to_string());
+    let (r, code) = doctor(&w, "cursor");
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
     assert!(r.contains("did not rewrite"), "{r}");
+}
+
+#[test]
+fn a_marking_hook_that_changes_the_call_is_broken() {
+    // The shell-prefix hosts' hook must never rewrite or decide anything.
+    for (h, rel, _) in PREFIX_HOSTS {
+        // each host's own rewrite field
+        let field = if *h == "codebuddy" {
+            "modifiedInput"
+        } else {
+            "updatedInput"
+        };
+        for answer in [
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", field: {"command": "ls"}}})
+                .to_string(),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}})
+                .to_string(),
+        ] {
+            let w = World::new();
+            assert!(w.run(&["install", h, "--local"]).status.success(), "{h}");
+            let fake = fake_hook(&w, &answer);
+            let p = w.home.join(rel);
+            let mut v = w.json(&p);
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"] =
+                json!(format!("{} {h}-pre-tool-use", fake.display()));
+            w.write(&p, &v.to_string());
+            let (r, code) = doctor(&w, h);
+            assert_eq!(health(&r), "broken", "{h}: {answer}: {r}");
+            assert_eq!(code, 1, "{h}");
+            assert!(r.contains("answered more than nothing"), "{h}: {r}");
+        }
+    }
 }
 
 #[test]
@@ -283,7 +416,7 @@ fn doctor_hooks_summarises_every_host() {
     let r = stdout(&o);
     assert!(r.contains("no tokenjuice integration is installed"), "{r}");
     assert_eq!(health(&r), "disabled");
-    for h in HOOK_HOSTS {
+    for h in HOOK_HOSTS.iter().chain(UNSUPPORTED.iter().map(|(h, _)| h)) {
         assert!(r.contains(h), "{h}: {r}");
     }
     assert!(w.run(&["install", "cursor", "--local"]).status.success());

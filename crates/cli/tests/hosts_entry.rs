@@ -1,108 +1,44 @@
 //! The hook entrypoints on the real binary: the answer for plain, already-wrapped,
-//! shell-override and no-shell inputs per host; payload spellings; Windows; fail-open; and
-//! end to end: payload → hook → rewritten command run by the real shell → compacted output
-//! with the command's exit code.
+//! shell-override and no-shell inputs per pre-tool rewrite host (cursor, vscode-copilot,
+//! devin); the shell-prefix hosts' hook (claude-code, codebuddy), which never changes the
+//! call and only marks background commands; payload spellings; Windows; fail-open; and end to
+//! end: payload → hook → rewritten command run by the real shell → compacted output with the
+//! command's exit code (and Gemini's AfterTool tail of the compacted result).
 
 mod hosts_support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hosts_support::*;
 use serde_json::{json, Value};
 
+/// A host whose pre-tool hook rewrites the command to run through `tokenjuice wrap`.
 struct Pre {
     id: &'static str,
     event: &'static str,
     tool: &'static str,
     /// JSON pointer of the rewritten command in the answer.
     pointer: &'static str,
-    /// The pointer of the whole rewritten input (None: the host merges a patch).
-    input_pointer: Option<&'static str>,
-    no_change: &'static str,
-    /// `permissionDecision` the answer carries, if any.
-    decision: Option<&'static str>,
+    /// The pointer of the whole rewritten input.
+    input_pointer: &'static str,
     bash_rung: bool,
 }
 
 const PRE: &[Pre] = &[
     Pre {
-        id: "codebuddy",
-        event: "PreToolUse",
-        tool: "execute_command",
-        pointer: "/hookSpecificOutput/modifiedInput/command",
-        input_pointer: Some("/hookSpecificOutput/modifiedInput"),
-        no_change: r#"{"continue":true}"#,
-        decision: Some("allow"),
-        bash_rung: true,
-    },
-    Pre {
-        id: "claude-code",
-        event: "PreToolUse",
-        tool: "Bash",
-        pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: None,
-        bash_rung: true,
-    },
-    Pre {
-        id: "codex",
-        event: "PreToolUse",
-        tool: "Bash",
-        pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: Some("allow"),
-        bash_rung: true,
-    },
-    Pre {
         id: "cursor",
         event: "preToolUse",
         tool: "Shell",
         pointer: "/updated_input/command",
-        input_pointer: Some("/updated_input"),
-        no_change: "{}",
-        decision: None,
+        input_pointer: "/updated_input",
         bash_rung: false,
-    },
-    Pre {
-        id: "gemini-cli",
-        event: "BeforeTool",
-        tool: "run_shell_command",
-        pointer: "/hookSpecificOutput/tool_input/command",
-        input_pointer: None,
-        no_change: "{}",
-        decision: None,
-        bash_rung: true,
-    },
-    Pre {
-        id: "qwen-code",
-        event: "PreToolUse",
-        tool: "run_shell_command",
-        pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: Some("allow"),
-        bash_rung: true,
     },
     Pre {
         id: "vscode-copilot",
         event: "PreToolUse",
         tool: "run_in_terminal",
         pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: None,
-        bash_rung: true,
-    },
-    Pre {
-        id: "droid",
-        event: "PreToolUse",
-        tool: "Execute",
-        pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: None,
+        input_pointer: "/hookSpecificOutput/updatedInput",
         bash_rung: true,
     },
     Pre {
@@ -110,12 +46,13 @@ const PRE: &[Pre] = &[
         event: "PreToolUse",
         tool: "exec",
         pointer: "/hookSpecificOutput/updatedInput/command",
-        input_pointer: Some("/hookSpecificOutput/updatedInput"),
-        no_change: "{}",
-        decision: None,
+        input_pointer: "/hookSpecificOutput/updatedInput",
         bash_rung: true,
     },
 ];
+
+/// Hosts reached through their shell prefix: the PreToolUse hook answers `{}` to everything.
+const MARK_HOSTS: &[&str] = &["claude-code", "codebuddy"];
 
 impl Pre {
     fn payload(&self, input: Value) -> String {
@@ -124,7 +61,7 @@ impl Pre {
             "transcript_path": "/tmp/t.jsonl",
             "cwd": "/tmp",
             "hook_event_name": self.event,
-            "permission_mode": "yolo",
+            "permission_mode": "default",
             "tool_name": self.tool,
             "tool_input": input,
         })
@@ -150,13 +87,12 @@ impl Pre {
     }
 }
 
-fn no_change(p: &Pre, a: &Value) {
-    assert_eq!(
-        a,
-        &serde_json::from_str::<Value>(p.no_change).unwrap(),
-        "{}: expected no change, got {a}",
-        p.id
-    );
+fn no_change(id: &str, a: &Value) {
+    assert_eq!(a, &json!({}), "{id}: expected no change, got {a}");
+}
+
+fn pre(id: &str) -> &'static Pre {
+    PRE.iter().find(|p| p.id == id).unwrap()
 }
 
 #[test]
@@ -166,8 +102,9 @@ fn plain_commands_are_rewritten_through_wrap_keeping_every_other_field() {
         let input = json!({"command": "git status --short && echo \"$HOME\"", "description": "Show status", "timeout": 120000, "requires_approval": false, "is_background": false});
         let a = p.hook(&w, &p.payload(input.clone()));
         let l = launcher();
+        // `-c`, never a login shell: the host's PATH and environment stay as they are
         let expected = format!(
-            "{l} wrap --source {} -- /bin/bash -lc 'git status --short && echo \"$HOME\"'",
+            "{l} wrap --source {} -- /bin/bash -c 'git status --short && echo \"$HOME\"'",
             p.id
         );
         assert_eq!(
@@ -176,20 +113,20 @@ fn plain_commands_are_rewritten_through_wrap_keeping_every_other_field() {
             "{}: {a}",
             p.id
         );
-        if let Some(ip) = p.input_pointer {
-            let mut want = input.clone();
-            want["command"] = json!(expected);
-            assert_eq!(
-                a.pointer(ip),
-                Some(&want),
-                "{}: other tool_input fields kept",
-                p.id
-            );
-        }
-        let decision = a
-            .pointer("/hookSpecificOutput/permissionDecision")
-            .and_then(Value::as_str);
-        assert_eq!(decision, p.decision, "{}: permission posture", p.id);
+        let mut want = input.clone();
+        want["command"] = json!(expected);
+        assert_eq!(
+            a.pointer(p.input_pointer),
+            Some(&want),
+            "{}: other tool_input fields kept",
+            p.id
+        );
+        assert!(
+            a.pointer("/hookSpecificOutput/permissionDecision")
+                .is_none(),
+            "{}: no permission decision: {a}",
+            p.id
+        );
         let cursor_permission = a.get("permission").and_then(Value::as_str);
         if p.id == "cursor" {
             // Cursor applies updated_input only with an allow (documented in docs/hosts.md).
@@ -215,7 +152,7 @@ fn already_wrapped_commands_are_left_unchanged() {
             "tokenjuice.exe wrap -- dir".into(),
         ] {
             let a = p.hook(&w, &p.payload(json!({"command": c})));
-            no_change(p, &a);
+            no_change(p.id, &a);
         }
     }
 }
@@ -233,7 +170,7 @@ fn shell_order_per_host() {
         w.set(&p.shell_var(), "/bin/bash");
         let a = p.hook(&w, &p.payload(json!({"command": "ls", "shell": "/bin/sh"})));
         assert!(
-            p.rewritten(&a).unwrap().contains(" -- /bin/sh -lc ls"),
+            p.rewritten(&a).unwrap().contains(" -- /bin/sh -c ls"),
             "{}: {a}",
             p.id
         );
@@ -242,8 +179,8 @@ fn shell_order_per_host() {
         w.set(&p.shell_var(), "sh");
         let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
         assert!(
-            p.rewritten(&a).unwrap().contains(" -- /usr/bin/sh -lc ls")
-                || p.rewritten(&a).unwrap().contains(" -- /bin/sh -lc ls"),
+            p.rewritten(&a).unwrap().contains(" -- /usr/bin/sh -c ls")
+                || p.rewritten(&a).unwrap().contains(" -- /bin/sh -c ls"),
             "{}: {a}",
             p.id
         );
@@ -255,11 +192,11 @@ fn shell_order_per_host() {
             &p.payload(json!({"command": "ls", "shell": "/also/missing"})),
         );
         assert!(
-            p.rewritten(&a).unwrap().contains(" -- /bin/bash -lc ls"),
+            p.rewritten(&a).unwrap().contains(" -- /bin/bash -c ls"),
             "{}: {a}",
             p.id
         );
-        // 4. no usable SHELL: bash (codebuddy & co.) or straight to sh (cursor).
+        // 4. no usable SHELL: bash (vscode-copilot, devin) or straight to sh (cursor).
         let mut w = World::new();
         w.set("SHELL", "/no/such/shell")
             .set("PATH", bin.display().to_string());
@@ -268,7 +205,7 @@ fn shell_order_per_host() {
         assert!(
             p.rewritten(&a)
                 .unwrap()
-                .contains(&format!(" -- {} -lc ls", bin.join(want).display())),
+                .contains(&format!(" -- {} -c ls", bin.join(want).display())),
             "{}: {a}",
             p.id
         );
@@ -279,7 +216,7 @@ fn shell_order_per_host() {
         w.set("SHELL", "/no/such/shell")
             .set("PATH", empty.display().to_string());
         let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
-        no_change(p, &a);
+        no_change(p.id, &a);
     }
 }
 
@@ -298,26 +235,83 @@ fn non_shell_tools_other_events_and_garbage_get_the_no_change_answer() {
             "[1,2]".into(),
         ] {
             let o = w.run_stdin(&[&sub, "--wrap-launcher", &launcher()], &payload);
-            no_change(p, &answer(&o));
+            no_change(p.id, &answer(&o));
         }
         // No --wrap-launcher: nothing to rewrite to.
         let o = w.run_stdin(&[&sub], &p.payload(json!({"command": "ls"})));
-        no_change(p, &answer(&o));
+        no_change(p.id, &answer(&o));
+    }
+}
+
+/// Every file under `dir` (the streaming marks live in `$TMPDIR/tokenjuice-<uid>/stream`).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn shell_prefix_hosts_answer_nothing_but_an_empty_object_and_mark_only_background_commands() {
+    for id in MARK_HOSTS {
+        let sub = format!("{id}-pre-tool-use");
+        let bash = |input: Value| {
+            json!({"session_id": "s1", "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash", "tool_input": input}).to_string()
+        };
+        let mut w = World::new();
+        // Whatever the platform: the call is never changed, so never denied either.
+        w.set("TOKENJUICE_HOST_PLATFORM", "win32");
+        for payload in [
+            bash(json!({"command": "git status --short", "description": "Show status"})),
+            bash(json!({"command": "rm -rf build", "requires_approval": true})),
+            bash(json!({"command": "npm run dev", "run_in_background": false})),
+            bash(json!({"command": "tokenjuice wrap -- cargo test"})),
+            bash(json!({"command": "npm run dev", "run_in_background": "true"})),
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"command": "ls", "run_in_background": true}}).to_string(),
+            json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "ls", "run_in_background": true}}).to_string(),
+            bash(json!({"command": "  ", "run_in_background": true})),
+            "not json at all".into(),
+            "".into(),
+            "[1,2]".into(),
+        ] {
+            // An older install passed --wrap-launcher; it changes nothing now.
+            for args in [vec![sub.as_str()], vec![&sub, "--wrap-launcher", "/x/tokenjuice"]] {
+                let o = w.run_stdin(&args, &payload);
+                assert_eq!(o.status.code(), Some(0), "{id}: {}", stderr(&o));
+                assert_eq!(stdout(&o), "{}\n", "{id}: {payload}");
+            }
+        }
+        assert_eq!(
+            files_under(&w.tmpdir()),
+            Vec::<PathBuf>::new(),
+            "{id}: nothing marked for a foreground command, another tool or event"
+        );
+        let o = w.run_stdin(
+            &[&sub],
+            &bash(json!({"command": "npm run dev", "run_in_background": true})),
+        );
+        assert_eq!(stdout(&o), "{}\n", "{id}");
+        assert_eq!(
+            files_under(&w.tmpdir()).len(),
+            1,
+            "{id}: one mark for a background command"
+        );
     }
 }
 
 #[test]
-fn camel_case_payloads_and_both_codebuddy_tool_names_are_accepted() {
+fn camel_case_payloads_and_tool_args_strings_are_accepted() {
     let w = World::new();
     let l = launcher();
-    for tool in ["Bash", "execute_command"] {
-        let a = answer(&w.run_stdin(&["codebuddy-pre-tool-use", "--wrap-launcher", &l], &json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {"command": "ls"}}).to_string()));
-        assert!(
-            a.pointer("/hookSpecificOutput/modifiedInput/command")
-                .is_some(),
-            "{tool}: {a}"
-        );
-    }
     let camel = json!({"hookEventName": "PreToolUse", "toolName": "run_in_terminal", "toolInput": {"command": "ls", "explanation": "list"}}).to_string();
     let a = answer(&w.run_stdin(
         &["vscode-copilot-pre-tool-use", "--wrap-launcher", &l],
@@ -328,14 +322,18 @@ fn camel_case_payloads_and_both_codebuddy_tool_names_are_accepted() {
         Some(&json!("list")),
         "{a}"
     );
-    let args_string = json!({"toolName": "Bash", "toolArgs": "{\"command\":\"ls\"}"}).to_string();
-    let a = answer(&w.run_stdin(
-        &["claude-code-pre-tool-use", "--wrap-launcher", &l],
-        &args_string,
-    ));
     assert!(
         a.pointer("/hookSpecificOutput/updatedInput/command")
-            .is_some(),
+            .and_then(Value::as_str)
+            .is_some_and(|c| c.contains(" wrap --source vscode-copilot -- ")),
+        "{a}"
+    );
+    let args_string = json!({"toolName": "exec", "toolArgs": "{\"command\":\"ls\"}"}).to_string();
+    let a = answer(&w.run_stdin(&["devin-pre-tool-use", "--wrap-launcher", &l], &args_string));
+    assert!(
+        a.pointer("/hookSpecificOutput/updatedInput/command")
+            .and_then(Value::as_str)
+            .is_some_and(|c| c.contains(" wrap --source devin -- ")),
         "{a}"
     );
 }
@@ -343,59 +341,24 @@ fn camel_case_payloads_and_both_codebuddy_tool_names_are_accepted() {
 #[test]
 fn a_payload_starting_with_a_byte_order_mark_is_read() {
     let w = World::new();
-    let cur = PRE.iter().find(|p| p.id == "cursor").unwrap();
+    let cur = pre("cursor");
     let payload = format!("\u{feff}{}", cur.payload(json!({"command": "ls"})));
     assert!(cur.rewritten(&cur.hook(&w, &payload)).is_some());
 }
 
 #[test]
-fn codebuddy_never_allows_a_command_the_model_marked_for_approval() {
-    let w = World::new();
-    let p = &PRE[0];
-    let a = p.hook(
-        &w,
-        &p.payload(json!({"command": "rm -rf build", "requires_approval": true})),
-    );
-    no_change(p, &a);
-}
-
-#[test]
-fn qwen_rewrites_only_in_yolo_mode() {
-    let w = World::new();
-    for mode in ["default", "plan", "auto_edit"] {
-        let payload = json!({"hook_event_name": "PreToolUse", "permission_mode": mode, "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}).to_string();
-        let a = answer(&w.run_stdin(
-            &["qwen-code-pre-tool-use", "--wrap-launcher", &launcher()],
-            &payload,
-        ));
-        assert_eq!(a, json!({}), "{mode}");
-    }
-}
-
-#[test]
-fn native_windows_gets_a_deny_asking_for_wsl_for_codebuddy_and_cursor() {
+fn native_windows_gets_a_deny_asking_for_wsl_for_cursor() {
     let mut w = World::new();
     w.set("TOKENJUICE_HOST_PLATFORM", "win32");
-    let cb = PRE.iter().find(|p| p.id == "codebuddy").unwrap();
-    let a = cb.hook(&w, &cb.payload(json!({"command": "dir"})));
-    assert_eq!(
-        a.pointer("/hookSpecificOutput/permissionDecision"),
-        Some(&json!("deny")),
-        "{a}"
-    );
-    assert!(a
-        .pointer("/hookSpecificOutput/permissionDecisionReason")
-        .and_then(Value::as_str)
-        .unwrap()
-        .contains("WSL"));
-    let cur = PRE.iter().find(|p| p.id == "cursor").unwrap();
+    let cur = pre("cursor");
     let a = cur.hook(&w, &cur.payload(json!({"command": "dir"})));
     assert_eq!(a["permission"], "deny", "{a}");
-    assert!(a["agent_message"].as_str().unwrap().contains("WSL"));
-    // Other hosts are not affected by the Windows boundary of these two.
-    let cc = PRE.iter().find(|p| p.id == "claude-code").unwrap();
-    assert!(cc
-        .rewritten(&cc.hook(&w, &cc.payload(json!({"command": "ls"}))))
+    assert!(a["agent_message"].as_str().unwrap().contains("WSL"), "{a}");
+    assert!(a.get("updated_input").is_none(), "{a}");
+    // Other hosts are not affected by Cursor's Windows boundary.
+    let vs = pre("vscode-copilot");
+    assert!(vs
+        .rewritten(&vs.hook(&w, &vs.payload(json!({"command": "ls"}))))
         .is_some());
 }
 
@@ -409,18 +372,20 @@ fn unknown_entry_subcommands_are_usage_errors() {
 
 #[test]
 fn retired_entrypoints_of_older_installs_answer_no_change() {
-    // An old PostToolUse hook still calling these must not put an error in front of the
-    // model after every command.
+    // An old hook still calling these must not put an error in front of the model after
+    // every command.
     let w = World::new();
     for sub in [
         "codex-post-tool-use",
         "claude-code-post-tool-use",
         "codebuddy-post-tool-use",
         "pi-pre-tool-use",
+        // Gemini's old BeforeTool rewrite; it is an AfterTool tail now
+        "gemini-cli-pre-tool-use",
     ] {
         let o = w.run_stdin(
-            &[sub],
-            r#"{"tool_name":"Bash","tool_response":{"stdout":"x"}}"#,
+            &[sub, "--wrap-launcher", &launcher()],
+            r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"}}"#,
         );
         assert_eq!(answer(&o), json!({}), "{sub}");
         assert!(
@@ -437,17 +402,28 @@ fn a_panic_inside_the_hook_fails_open() {
     w.set("TOKENJUICE_DEBUG_PANIC", "host-entry");
     for p in PRE {
         let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
-        no_change(p, &a);
+        no_change(p.id, &a);
     }
-    let o = w.run_stdin(&["copilot-cli-post-tool-use"], "{}");
-    assert_eq!(answer(&o), json!({}));
+    for id in MARK_HOSTS {
+        let o = w.run_stdin(
+            &[&format!("{id}-pre-tool-use")],
+            &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls", "run_in_background": true}}).to_string(),
+        );
+        assert_eq!(stdout(&o), "{}\n", "{id}");
+        assert_eq!(o.status.code(), Some(0), "{id}");
+    }
+    assert!(files_under(&w.tmpdir()).is_empty(), "the panic came first");
+    for sub in ["copilot-cli-post-tool-use", "gemini-cli-post-tool-use"] {
+        let o = w.run_stdin(&[sub], "{}");
+        assert_eq!(answer(&o), json!({}), "{sub}");
+    }
 }
 
 const NOISY: &str = "i=0; while [ $i -lt 300 ]; do echo \"downloading chunk $i of 300\"; i=$((i+1)); done; echo 'error: checksum mismatch in chunk 7' >&2; exit 7";
 
 fn assert_compacted(id: &str, out: &str, code: i32, home: &Path) {
     let (raw, raw_code) = run_shell(
-        &format!("/bin/bash -lc {}", tokenjuice_core_quote(NOISY)),
+        &format!("/bin/bash -c {}", tokenjuice_core_quote(NOISY)),
         home,
     );
     assert_eq!(raw_code, 7);
@@ -480,6 +456,82 @@ fn end_to_end_payload_hook_shell_compacted_output_and_exit_code() {
         let rewritten = p.rewritten(&a).unwrap_or_else(|| panic!("{}: {a}", p.id));
         let (out, code) = run_shell(&rewritten, &w.home);
         assert_compacted(p.id, &out, code, &w.home);
+    }
+}
+
+#[test]
+fn gemini_after_tool_hands_back_a_read_file_of_the_compacted_result() {
+    let mut w = World::new();
+    let system = w.tmp.path().join("no-system-settings.json");
+    w.set(
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        system.display().to_string(),
+    );
+    let (raw, code) = run_shell(
+        &format!("/bin/bash -c {}", tokenjuice_core_quote(NOISY)),
+        &w.home,
+    );
+    assert_eq!(code, 7);
+    let envelope = format!(
+        "<untrusted_context>\nOutput: {}\nExit Code: 7\nProcess Group PGID: 4242\n</untrusted_context>",
+        raw.trim_end()
+    );
+    let transcript = w.home.join(".gemini/tmp/proj/chats/session-1.json");
+    let payload = |input: Value, response: Value| {
+        json!({
+            "session_id": "s1",
+            "hook_event_name": "AfterTool",
+            "cwd": w.project,
+            "transcript_path": transcript,
+            "tool_name": "run_shell_command",
+            "tool_input": input,
+            "tool_response": response,
+        })
+        .to_string()
+    };
+    let a = answer(&w.run_stdin(
+        &["gemini-cli-post-tool-use"],
+        &payload(
+            json!({"command": "./fetch.sh", "description": "fetch"}),
+            json!({"llmContent": envelope}),
+        ),
+    ));
+    let tail = a
+        .pointer("/hookSpecificOutput/tailToolCallRequest")
+        .unwrap_or_else(|| panic!("{a}"));
+    assert_eq!(tail["name"], "read_file", "{a}");
+    let file = PathBuf::from(tail["args"]["file_path"].as_str().unwrap());
+    assert!(
+        file.starts_with(w.home.join(".gemini/tmp/proj/tokenjuice")),
+        "beside the transcript: {}",
+        file.display()
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("<untrusted_context>\nOutput: "), "{text}");
+    assert!(
+        text.ends_with("\nExit Code: 7\nProcess Group PGID: 4242\n</untrusted_context>"),
+        "Gemini's trailer kept: {text}"
+    );
+    assert!(
+        text.contains("error: checksum mismatch in chunk 7"),
+        "{text}"
+    );
+    assert!(text.len() * 3 < envelope.len(), "compacted: {text}");
+    // A background command or another tool: Gemini's own result.
+    for p in [
+        payload(
+            json!({"command": "./fetch.sh", "is_background": true}),
+            json!({"llmContent": envelope}),
+        ),
+        payload(
+            json!({"command": "./fetch.sh"}),
+            json!({"llmContent": "ok"}),
+        ),
+    ] {
+        assert_eq!(
+            answer(&w.run_stdin(&["gemini-cli-post-tool-use"], &p)),
+            json!({})
+        );
     }
 }
 

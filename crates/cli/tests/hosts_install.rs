@@ -1,7 +1,9 @@
 //! install / uninstall for every hook host, on the real binary with a temp HOME: fresh
-//! install, install over the user's own hooks (with a sibling in our matcher group),
-//! legacy migration, idempotent reinstall, uninstall, malformed files refused untouched,
-//! symlinks and file modes, and each host's config-dir variables.
+//! install (the hook entry, and the shell-prefix setting of claude-code and codebuddy),
+//! install over the user's own hooks (with a sibling in our matcher group), legacy
+//! migration, idempotent reinstall, uninstall, malformed files refused untouched, symlinks
+//! and file modes, each host's config-dir variables, and the hosts tokenjuice refuses to
+//! install into (codex, qwen-code, droid) while still removing an older hook of theirs.
 
 mod hosts_support;
 
@@ -27,6 +29,10 @@ struct Case {
     matcher: Option<&'static str>,
     key: &'static str,
     entry: &'static str,
+    /// The hook rewrites commands, so its entry names the launcher to wrap with.
+    wrap: bool,
+    /// The host's shell-prefix variable in the settings `env`.
+    prefix_env: Option<&'static str>,
 }
 
 const CASES: &[Case] = &[
@@ -39,6 +45,8 @@ const CASES: &[Case] = &[
         matcher: Some("Bash"),
         key: "command",
         entry: "codebuddy-pre-tool-use",
+        wrap: false,
+        prefix_env: Some("CODEBUDDY_CODE_SHELL_PREFIX"),
     },
     Case {
         id: "claude-code",
@@ -49,46 +57,20 @@ const CASES: &[Case] = &[
         matcher: Some("Bash"),
         key: "command",
         entry: "claude-code-pre-tool-use",
-    },
-    Case {
-        id: "codex",
-        rel: ".codex/hooks.json",
-        in_project: false,
-        shape: Shape::Groups,
-        event: "PreToolUse",
-        matcher: Some("Bash"),
-        key: "command",
-        entry: "codex-pre-tool-use",
+        wrap: false,
+        prefix_env: Some("CLAUDE_CODE_SHELL_PREFIX"),
     },
     Case {
         id: "gemini-cli",
         rel: ".gemini/settings.json",
         in_project: false,
         shape: Shape::Groups,
-        event: "BeforeTool",
+        event: "AfterTool",
         matcher: Some("run_shell_command"),
         key: "command",
-        entry: "gemini-cli-pre-tool-use",
-    },
-    Case {
-        id: "qwen-code",
-        rel: ".qwen/settings.json",
-        in_project: false,
-        shape: Shape::Groups,
-        event: "PreToolUse",
-        matcher: Some("^run_shell_command$"),
-        key: "command",
-        entry: "qwen-code-pre-tool-use",
-    },
-    Case {
-        id: "droid",
-        rel: ".factory/settings.json",
-        in_project: false,
-        shape: Shape::Groups,
-        event: "PreToolUse",
-        matcher: Some("Execute"),
-        key: "command",
-        entry: "droid-pre-tool-use",
+        entry: "gemini-cli-post-tool-use",
+        wrap: false,
+        prefix_env: None,
     },
     Case {
         id: "devin",
@@ -99,6 +81,8 @@ const CASES: &[Case] = &[
         matcher: Some("exec"),
         key: "command",
         entry: "devin-pre-tool-use",
+        wrap: true,
+        prefix_env: None,
     },
     Case {
         id: "cursor",
@@ -109,6 +93,8 @@ const CASES: &[Case] = &[
         matcher: Some("Shell"),
         key: "command",
         entry: "cursor-pre-tool-use",
+        wrap: true,
+        prefix_env: None,
     },
     Case {
         id: "vscode-copilot",
@@ -119,6 +105,8 @@ const CASES: &[Case] = &[
         matcher: Some("runTerminalCommand|run_in_terminal"),
         key: "command",
         entry: "vscode-copilot-pre-tool-use",
+        wrap: true,
+        prefix_env: None,
     },
     Case {
         id: "copilot-cli",
@@ -129,10 +117,33 @@ const CASES: &[Case] = &[
         matcher: None,
         key: "bash",
         entry: "copilot-cli-post-tool-use",
+        wrap: false,
+        prefix_env: None,
     },
 ];
 
+/// Hosts tokenjuice refuses to install into: (id, config-dir variable, file under it).
+const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
+    ("codex", Some("CODEX_HOME"), "hooks.json"),
+    ("qwen-code", None, "settings.json"),
+    ("droid", Some("FACTORY_HOME"), "settings.json"),
+];
+
 impl Case {
+    /// What the entry's command must be for launcher `l`.
+    fn command(&self, l: &str) -> String {
+        if self.wrap {
+            format!("{l} {} --wrap-launcher {l}", self.entry)
+        } else {
+            format!("{l} {}", self.entry)
+        }
+    }
+
+    /// What the shell-prefix setting must hold for launcher `l` (a plain path).
+    fn prefix_value(&self, l: &str) -> String {
+        format!("{l} --shell-prefix={}", self.id)
+    }
+
     fn path(&self, w: &World) -> PathBuf {
         if self.in_project {
             w.project.join(self.rel)
@@ -248,15 +259,24 @@ fn fresh_install_writes_exactly_one_entry_in_the_hosts_shape() {
         assert_eq!(ev, c.event, "{}", c.id);
         let cmd = h[c.key].as_str().unwrap();
         let l = launcher();
-        if c.event == "postToolUse" {
-            assert_eq!(cmd, format!("{l} {}", c.entry), "{}", c.id);
-        } else {
-            assert_eq!(
-                cmd,
-                format!("{l} {} --wrap-launcher {l}", c.entry),
-                "{}",
-                c.id
-            );
+        assert_eq!(cmd, c.command(&l), "{}", c.id);
+        match c.prefix_env {
+            Some(var) => {
+                assert_eq!(v["env"][var], json!(c.prefix_value(&l)), "{}: {v:#}", c.id);
+                assert_eq!(
+                    v["env"].as_object().map(|e| e.len()),
+                    Some(1),
+                    "{}: only the prefix: {v:#}",
+                    c.id
+                );
+                assert!(
+                    stdout(&out).contains(&format!("env.{var} = ")),
+                    "{}: {}",
+                    c.id,
+                    stdout(&out)
+                );
+            }
+            None => assert!(v.get("env").is_none(), "{}: {v:#}", c.id),
         }
         assert_eq!(h["type"], "command", "{}", c.id);
         let has_timeout = h
@@ -311,15 +331,24 @@ fn install_over_users_hooks_keeps_them_migrates_legacy_and_is_idempotent() {
             );
         }
         let v = w.json(&path);
-        // Key order and unrelated keys kept.
+        // Key order and unrelated keys kept; a prefix host's `env` is added at the end.
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-        let before: Vec<String> = c
+        let mut before: Vec<String> = c
             .users_file()
             .as_object()
             .unwrap()
             .keys()
             .cloned()
             .collect();
+        if let Some(var) = c.prefix_env {
+            before.push("env".into());
+            assert_eq!(
+                v["env"][var],
+                json!(c.prefix_value(&launcher())),
+                "{}",
+                c.id
+            );
+        }
         assert_eq!(keys, before.iter().collect::<Vec<_>>(), "{}", c.id);
         let ours = c.ours(&v);
         assert_eq!(
@@ -328,8 +357,9 @@ fn install_over_users_hooks_keeps_them_migrates_legacy_and_is_idempotent() {
             "{}: exactly one entry after migration: {v:#}",
             c.id
         );
-        assert!(
-            ours[0].1[c.key].as_str().unwrap().contains(&launcher()),
+        assert_eq!(
+            ours[0].1[c.key].as_str().unwrap(),
+            c.command(&launcher()),
             "{}",
             c.id
         );
@@ -499,6 +529,23 @@ fn malformed_or_misshapen_files_are_refused_and_left_untouched() {
         stderr(&out)
     );
     assert_eq!(w.read(&path), "{\"hooks\": [\"x\"]}");
+    // So is a settings `env` that is not an object of variables, and a prefix that is not a
+    // string: the hook is not written without its prefix.
+    for (text, expect) in [
+        ("{\"env\": [\"x\"]}", "`env` is an array"),
+        (
+            "{\"env\": {\"CLAUDE_CODE_SHELL_PREFIX\": 3}}",
+            "`env.CLAUDE_CODE_SHELL_PREFIX` is a number",
+        ),
+    ] {
+        let w = World::new();
+        let path = w.home.join(".claude/settings.json");
+        w.write(&path, text);
+        let out = w.run(&["install", "claude-code", "--local"]);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(stderr(&out).contains(expect), "{text}: {}", stderr(&out));
+        assert_eq!(w.read(&path), text, "left as it was");
+    }
 }
 
 #[test]
@@ -521,6 +568,10 @@ fn symlinked_settings_are_written_through_and_mode_is_kept() {
     let v = w.json(&real);
     assert_eq!(v["theme"], "dark");
     assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    assert_eq!(
+        v["env"]["CODEBUDDY_CODE_SHELL_PREFIX"],
+        format!("{} --shell-prefix=codebuddy", launcher())
+    );
     assert_eq!(
         std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
         0o600
@@ -554,13 +605,11 @@ fn config_dir_variables_are_honoured() {
             "cc/settings.json",
         ),
         ("cursor", &[("CURSOR_HOME", "cur")], "cur/hooks.json"),
-        ("codex", &[("CODEX_HOME", "cx")], "cx/hooks.json"),
         (
             "pi",
             &[("PI_CODING_AGENT_DIR", "pia")],
             "pia/extensions/tokenjuice.ts",
         ),
-        ("droid", &[("FACTORY_HOME", "fac")], "fac/settings.json"),
         (
             "copilot-cli",
             &[("COPILOT_HOME", "cop")],
@@ -616,21 +665,139 @@ fn the_launcher_is_taken_from_path_unless_local() {
     let l = bin.join("tokenjuice").display().to_string();
     assert_eq!(
         v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
-        format!("{l} claude-code-pre-tool-use --wrap-launcher {l}")
+        format!("{l} claude-code-pre-tool-use")
+    );
+    assert_eq!(
+        v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        format!("{l} --shell-prefix=claude-code")
     );
     assert!(stdout(&out).contains("found on PATH"));
-    // --local repoints the same entry at this build, in place.
-    assert!(w
-        .run(&["install", "claude-code", "--local"])
-        .status
-        .success());
+    // --local repoints the same entry and the prefix at this build (the running binary), in
+    // place.
+    let out = w.run(&["install", "claude-code", "--local"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("--local"), "{}", stdout(&out));
     let v = w.json(&w.home.join(".claude/settings.json"));
     let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 1);
-    assert!(hooks[0]["command"]
-        .as_str()
-        .unwrap()
-        .starts_with(&launcher()));
+    assert_eq!(
+        hooks[0]["command"],
+        format!("{} claude-code-pre-tool-use", launcher())
+    );
+    assert_eq!(
+        v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        format!("{} --shell-prefix=claude-code", launcher())
+    );
+    assert!(
+        v["env"].get("TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX").is_none(),
+        "our own earlier prefix is not kept as the user's: {v:#}"
+    );
+}
+
+#[test]
+fn unsupported_hosts_refuse_install_and_uninstall_still_removes_an_older_hook() {
+    for (id, var, file) in UNSUPPORTED {
+        let mut w = World::new();
+        let dir = match var {
+            Some(v) => {
+                let d = w.tmp.path().join(format!("{id}-dir"));
+                w.set(v, d.display().to_string());
+                d
+            }
+            None => w.home.join(".qwen"),
+        };
+        let path = dir.join(file);
+        let out = install(&w, id);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("tokenjuice does not install into {id}: "))
+                && err.contains("tokenjuice install agents-md")
+                && err.contains(&format!("tokenjuice uninstall {id}")),
+            "{id}: {err}"
+        );
+        assert!(!dir.exists(), "{id}: nothing written");
+        // A file with the user's hook and the rewrite hook an older tokenjuice installed.
+        let older = json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "user-guard.sh"},
+            {"type": "command", "command": format!("/old/bin/tokenjuice {id}-pre-tool-use --wrap-launcher /old/bin/tokenjuice"), "timeout": 30}
+        ]}]}});
+        w.write(&path, &serde_json::to_string_pretty(&older).unwrap());
+        let before = w.read(&path);
+        let out = install(&w, id);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        assert_eq!(
+            w.read(&path),
+            before,
+            "{id}: refused install leaves the file"
+        );
+        let un = w.run(&["uninstall", id]);
+        assert!(un.status.success(), "{id}: {}", stderr(&un));
+        assert_eq!(
+            w.json(&path),
+            json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "user-guard.sh"}
+            ]}]}}),
+            "{id}: only the older tokenjuice hook goes"
+        );
+        let un2 = w.run(&["uninstall", id]);
+        assert!(stdout(&un2).contains("nothing to remove"), "{id}");
+    }
+}
+
+#[test]
+fn an_older_rewrite_install_is_migrated_in_place() {
+    // claude-code: the old PreToolUse rewrite entry becomes the marking hook, and the prefix
+    // is set.
+    let w = World::new();
+    let path = w.home.join(".claude/settings.json");
+    w.write(
+        &path,
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "/old/bin/tokenjuice claude-code-pre-tool-use --wrap-launcher /old/bin/tokenjuice", "statusMessage": "wrapping bash through tokenjuice for compaction", "timeout": 10},
+            {"type": "command", "command": "after.sh"}
+        ]}]}})
+        .to_string(),
+    );
+    let out = install(&w, "claude-code");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = w.json(&path);
+    let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 2, "{v:#}");
+    assert_eq!(
+        hooks[0]["command"],
+        format!("{} claude-code-pre-tool-use", launcher()),
+        "replaced where it stood: {v:#}"
+    );
+    assert_eq!(hooks[1]["command"], "after.sh");
+    assert_eq!(
+        v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        format!("{} --shell-prefix=claude-code", launcher())
+    );
+    // gemini-cli: the old BeforeTool rewrite goes, the AfterTool tail comes.
+    let w = World::new();
+    let path = w.home.join(".gemini/settings.json");
+    w.write(
+        &path,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "name": "tokenjuice", "command": "/old/bin/tokenjuice gemini-cli-pre-tool-use --wrap-launcher /old/bin/tokenjuice", "timeout": 10000}
+        ]}]}})
+        .to_string(),
+    );
+    let out = install(&w, "gemini-cli");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("removed 1 older tokenjuice entry"),
+        "{}",
+        stdout(&out)
+    );
+    let v = w.json(&path);
+    assert!(v["hooks"].get("BeforeTool").is_none(), "{v:#}");
+    assert_eq!(
+        v["hooks"]["AfterTool"][0]["hooks"][0]["command"],
+        format!("{} gemini-cli-post-tool-use", launcher()),
+        "{v:#}"
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Property: for arbitrary command strings (quotes, `$vars`, `$(…)`, backticks, heredocs,
-//! newlines, unicode, syntax errors), the command the pre-tool hook writes, run with
-//! `wrap --raw`, gives exactly the output and exit code of the original run through the same
-//! shell. So the rewrite never changes what a command means.
+//! newlines, unicode, syntax errors), the command a pre-tool rewrite hook (cursor,
+//! vscode-copilot, devin) writes, run with `wrap --raw`, gives exactly the output and exit
+//! code of the original run through the same shell with `-c` (not a login shell). So the
+//! rewrite never changes what a command means.
 
 mod hosts_support;
 
@@ -69,6 +70,9 @@ fn shell_env(c: &mut Command, home: &std::path::Path) {
         .env("PATH", system_path())
         .env("X", "x-value with  spaces")
         .env("SHELL", "/bin/bash")
+        .env("TMPDIR", home)
+        .env("TOKENJUICE_HOME", home.join(".tokenjuice-test"))
+        .env("TOKENJUICE_STATS", "0")
         .stdin(Stdio::null());
 }
 
@@ -86,11 +90,11 @@ proptest! {
 
     #[test]
     fn the_rewrite_preserves_output_and_exit_code(cmd in command(), host in 0usize..3) {
-        let (id, event, tool) = [("codebuddy", "PreToolUse", "execute_command"), ("cursor", "preToolUse", "Shell"), ("claude-code", "PreToolUse", "Bash")][host];
+        let (id, event, tool) = [("cursor", "preToolUse", "Shell"), ("vscode-copilot", "PreToolUse", "run_in_terminal"), ("devin", "PreToolUse", "exec")][host];
         let w = World::new();
         let payload = json!({"hook_event_name": event, "tool_name": tool, "tool_input": {"command": cmd}}).to_string();
         let a = answer(&w.run_stdin(&[&format!("{id}-pre-tool-use"), "--wrap-launcher", &launcher()], &payload));
-        let rewritten = ["/hookSpecificOutput/modifiedInput/command", "/updated_input/command", "/hookSpecificOutput/updatedInput/command"]
+        let rewritten = ["/updated_input/command", "/hookSpecificOutput/updatedInput/command"]
             .iter()
             .find_map(|p| a.pointer(p).and_then(Value::as_str))
             .map(str::to_string);
@@ -102,9 +106,10 @@ proptest! {
         };
         let marker = format!(" wrap --source {id} -- ");
         prop_assert!(rewritten.contains(&marker), "{}", rewritten);
+        prop_assert!(rewritten.contains(" -- /bin/bash -c "), "not a login shell: {}", rewritten);
         let raw = rewritten.replacen(" wrap --source ", " wrap --raw --source ", 1);
         let (got, got_code) = merged(&["/bin/sh", "-c", &raw], &w.home);
-        let (want, want_code) = merged(&["/bin/bash", "-lc", &cmd], &w.home);
+        let (want, want_code) = merged(&["/bin/bash", "-c", &cmd], &w.home);
         prop_assert_eq!(got_code, want_code, "command {:?}\nrewritten {}", cmd, raw);
         prop_assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want), "command {:?}", cmd);
     }

@@ -371,21 +371,36 @@ mod tests {
     #[test]
     fn ours_is_recognised_by_subcommand_or_status_message() {
         let cb = spec("codebuddy");
+        let marking = "tokenjuice: marking background commands so their output streams";
+        assert_eq!(cb.status_message, Some(marking));
         for h in [
+            // the current entry, and the rewrite entry an older tokenjuice wrote
+            json!({"command": "/x/tokenjuice codebuddy-pre-tool-use"}),
             json!({"command": "/x/tokenjuice codebuddy-pre-tool-use --wrap-launcher /x/tokenjuice"}),
             json!({"command": "node /a/main.js codebuddy-post-tool-use"}),
             json!({"command": "anything", "statusMessage": LEGACY_STATUS}),
-            json!({"command": "tokenjuice something", "statusMessage": "wrapping bash through tokenjuice for compaction"}),
+            json!({"command": "tokenjuice something", "statusMessage": marking}),
         ] {
             assert!(is_ours(cb, &obj(h.clone())), "{h}");
         }
         for h in [
             json!({"command": "python3 guard.py"}),
             json!({"command": "tokenjuice cursor-pre-tool-use"}),
-            json!({"command": "my-wrapper", "statusMessage": "wrapping bash through tokenjuice for compaction"}),
+            json!({"command": "tokenjuice claude-code-pre-tool-use", "statusMessage": "x"}),
+            json!({"command": "my-wrapper", "statusMessage": marking}),
+            // another host's status message is not this host's
+            json!({"command": "tokenjuice something", "statusMessage": "wrapping bash through tokenjuice for compaction"}),
         ] {
             assert!(!is_ours(cb, &obj(h.clone())), "{h}");
         }
+        // A host that still carries the rewrite status message (an older codex install).
+        let cx = spec("codex");
+        assert!(is_ours(
+            cx,
+            &obj(
+                json!({"command": "tokenjuice something", "statusMessage": "wrapping bash through tokenjuice for compaction"})
+            )
+        ));
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Shared helpers for the host-integration tests: a temp HOME and project, a command runner
-//! with a scrubbed environment (so nothing reads or writes the machine's own agent configs),
-//! and JSON helpers.
+//! Shared helpers for the host-integration tests: a temp HOME, TMPDIR, TOKENJUICE_HOME and
+//! project, a command runner with a scrubbed environment and history off (so nothing reads or
+//! writes the machine's own agent configs, temp marks or tokenjuice store), and JSON helpers.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -24,18 +24,40 @@ pub fn system_path() -> String {
 }
 
 impl World {
+    /// Fresh temp dirs; `TMPDIR` and `TOKENJUICE_HOME` point inside them and history is off
+    /// (`TOKENJUICE_STATS=0`). `set` can override any of these.
     pub fn new() -> World {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let home = std::fs::canonicalize(tmp.path()).unwrap().join("home");
-        let project = std::fs::canonicalize(tmp.path()).unwrap().join("project");
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("tmpdir")).unwrap();
+        let vars = vec![
+            (
+                "TMPDIR".to_string(),
+                root.join("tmpdir").display().to_string(),
+            ),
+            (
+                "TOKENJUICE_HOME".to_string(),
+                root.join("tokenjuice-home").display().to_string(),
+            ),
+            ("TOKENJUICE_STATS".to_string(), "0".to_string()),
+        ];
         World {
             tmp,
             home,
             project,
-            vars: Vec::new(),
+            vars,
         }
+    }
+
+    /// The temp directory `TMPDIR` points at (streaming marks land here).
+    pub fn tmpdir(&self) -> PathBuf {
+        std::fs::canonicalize(self.tmp.path())
+            .unwrap()
+            .join("tmpdir")
     }
 
     pub fn set(&mut self, k: &str, v: impl Into<String>) -> &mut World {
@@ -114,7 +136,8 @@ pub fn launcher() -> String {
         .into_owned()
 }
 
-/// Runs a shell command line (as a host would) and returns (stdout+stderr, exit code).
+/// Runs a shell command line (as a host would) and returns (stdout+stderr, exit code). The
+/// temp directory and tokenjuice's store are under `home`, and history is off.
 pub fn run_shell(line: &str, home: &Path) -> (String, i32) {
     let out = std::process::Command::new("/bin/sh")
         .arg("-c")
@@ -122,6 +145,9 @@ pub fn run_shell(line: &str, home: &Path) -> (String, i32) {
         .env_clear()
         .env("HOME", home)
         .env("PATH", system_path())
+        .env("TMPDIR", home)
+        .env("TOKENJUICE_HOME", home.join(".tokenjuice-test"))
+        .env("TOKENJUICE_STATS", "0")
         .stdin(std::process::Stdio::null())
         .output()
         .expect("run shell");

@@ -1,14 +1,12 @@
-//! Extension hosts (pi, opencode): the file is ours and current, its launcher runs.
+//! Extension hosts (pi, opencode): the file is ours and current, and its launcher's
+//! `reduce-json` compacts a sample result as the extension calls it.
 
 use std::path::Path;
 
 use serde_json::{json, Value};
 use tokenjuice_core::shell::quote;
 
-use super::{
-    install_fix, probe_dir, run_rewritten, run_with_deadline, Diagnosis, Health, PROBE_COMMAND,
-    PROBE_TIMEOUT,
-};
+use super::{install_fix, run_with_deadline, Diagnosis, Health, PROBE_TIMEOUT};
 use crate::env::{is_executable, Env};
 use crate::launcher::is_node_script;
 use crate::owned;
@@ -88,24 +86,21 @@ pub(super) fn diagnose(spec: &'static HookSpec, template: &str, env: &Env) -> Di
         d.fact("the file is exactly what this tokenjuice version writes");
     }
     let prefix = crate::launcher::prefix_for(&launcher);
-    match spec.id {
-        "pi" => probe_reduce_json(&mut d, &prefix),
-        _ => {
-            let Some(dir) = probe_dir() else { return d };
-            let rewritten =
-                crate::rewrite::wrap_command(&launcher, spec.id, "/bin/sh", PROBE_COMMAND);
-            run_rewritten(&mut d, spec, &rewritten, dir.path());
-        }
-    }
+    // pi and opencode both hand the result to `reduce-json --source <host>`
+    probe_reduce_json(&mut d, &prefix, spec.id);
     d
 }
 
-fn probe_reduce_json(d: &mut Diagnosis, prefix: &str) {
+fn probe_reduce_json(d: &mut Diagnosis, prefix: &str, source: &str) {
     let text: String = (1..=200)
         .map(|i| format!("downloading chunk {i:03} of 200\n"))
         .collect();
     let request = json!({"toolName": "bash", "command": "./fetch-all.sh", "combinedText": text, "exitCode": 0}).to_string();
-    let script = format!("printf '%s' {} | {prefix} reduce-json", quote(&request));
+    let script = format!(
+        "printf '%s' {} | {prefix} reduce-json --source {}",
+        quote(&request),
+        quote(source)
+    );
     match run_with_deadline(&script, &std::env::temp_dir()) {
         Ok(None) => d.problem(
             Health::Broken,

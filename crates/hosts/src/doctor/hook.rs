@@ -27,6 +27,28 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         Ok(started) => started,
         Err(d) => return d,
     };
+    if spec.mechanism == Mechanism::Unsupported {
+        let why = spec.note.unwrap_or("no mechanism changes only the output");
+        let found = files::load(&path)
+            .ok()
+            .and_then(|l| files::parse_object(&l).ok())
+            .map(|root| !edit::find(spec, &root).is_empty())
+            .unwrap_or(false);
+        if found {
+            d.problem(
+                Health::Broken,
+                format!("an earlier tokenjuice hook is installed, and it changes what the agent does: {why}"),
+                format!("run `tokenjuice uninstall {}`", spec.id),
+            );
+        } else {
+            d.problem(
+                Health::Disabled,
+                format!("not supported: {why}"),
+                "nothing to do; `tokenjuice install agents-md` adds guidance instead",
+            );
+        }
+        return d;
+    }
     let windows = spec.windows_deny && env.is_windows();
     let loaded = match files::load(&path) {
         Ok(l) => l,
@@ -62,23 +84,6 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         }
     };
     let found = edit::find(spec, &root);
-    if spec.mechanism == Mechanism::Unsupported {
-        let why = spec.note.unwrap_or("no mechanism changes only the output");
-        if found.is_empty() {
-            d.problem(
-                Health::Disabled,
-                format!("not supported: {why}"),
-                "nothing to do; `tokenjuice install agents-md` adds guidance instead",
-            );
-        } else {
-            d.problem(
-                Health::Broken,
-                format!("an earlier tokenjuice hook is installed, and it changes what the agent does: {why}"),
-                format!("run `tokenjuice uninstall {}`", spec.id),
-            );
-        }
-        return d;
-    }
     if found.is_empty() {
         if windows {
             d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");

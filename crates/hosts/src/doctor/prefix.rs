@@ -159,6 +159,10 @@ fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str
         spec.id,
         text.len()
     ));
+    if !claude {
+        // CodeBuddy keeps no working directory between calls: nothing more to prove
+        return;
+    }
     let Some(out) = run(
         &mut prefixed(line("cd sub && echo moved")),
         Duration::from_secs(20),

@@ -1,49 +1,93 @@
 // tokenjuice-managed: opencode plugin written by `tokenjuice install opencode`; `tokenjuice uninstall opencode` removes it. Reinstalling rewrites this file: do not edit it.
 //
-// Before opencode runs a bash command, this rewrites it to
-// `<tokenjuice> wrap --source opencode -- <shell> -lc '<command>'`, so the output the model
-// reads is tokenjuice's compacted output and the exit code is the command's. Commands that
-// already run through `tokenjuice wrap` are left alone; any error leaves the command as it
-// was (fail open). Only the plugin itself is exported: opencode calls every export as a plugin.
-import { accessSync, constants, statSync } from "node:fs";
+// After opencode ran a bash command, this replaces the text the model reads with tokenjuice's
+// compacted text (through `tokenjuice reduce-json`). The command itself is not touched: it ran
+// exactly as the model asked, under opencode's own permission rules. The full output is read
+// from opencode's saved file when opencode cut it. The result is kept as opencode made it when
+// the compacted text would not be shorter, for timeouts and aborts, for commands already run
+// through `tokenjuice wrap`, and on any error (fail open). Only the plugin itself is exported:
+// opencode calls every export as a plugin.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 const LAUNCHER = "__TOKENJUICE_LAUNCHER__";
+const TIMEOUT_MS = 10000;
+const MIN_SAVED_CHARS = 8;
 const WRAPPED = /(^|[\s/\\])tokenjuice(\.exe|\.cmd|\.bat)?['"]?\s+(\S+\s+)*wrap(\s|$)/i;
+const TRUNCATED = /^\.\.\.output truncated\.\.\.\n\nFull output saved to: (.*)\n\n/;
 
-function quote(s) {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
+function reduce(request) {
+  return new Promise((resolve) => {
+    const viaNode = /\.(c|m)?js$/i.test(LAUNCHER);
+    const args = ["reduce-json", "--source", "opencode"];
+    let child;
+    try {
+      child = spawn(viaNode ? "node" : LAUNCHER, viaNode ? [LAUNCHER, ...args] : args, {
+        stdio: ["pipe", "pipe", "ignore"],
+      });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const chunks = [];
+    const timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch {}
+    }, TIMEOUT_MS);
+    child.stdout.on("data", (c) => chunks.push(c));
+    child.on("error", () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) {
+        resolve(null);
+        return;
+      }
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch {
+        resolve(null);
+      }
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(request));
+  });
 }
 
-function executable(p) {
-  try {
-    if (!p.startsWith("/") || !statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+async function compact(input, output) {
+  if (!input || input.tool !== "bash" || !output || typeof output.output !== "string") return;
+  const command = input.args && input.args.command;
+  if (typeof command !== "string" || WRAPPED.test(command)) return;
+  const shown = output.output;
+  const meta = output.metadata || {};
+  if (shown.includes("<shell_metadata>") || typeof meta.exit !== "number") return; // timeout, abort
+  let text = shown;
+  let saved = "";
+  const cut = TRUNCATED.exec(shown);
+  if (cut) {
+    saved = cut[1];
+    try {
+      text = readFileSync(saved, "utf8");
+    } catch {
+      return;
+    }
   }
-}
-
-function hostShell() {
-  const env = process.env;
-  const candidates = [env.TOKENJUICE_OPENCODE_SHELL, env.SHELL, "/bin/bash", "/usr/bin/bash", "/bin/sh"];
-  return candidates.find((c) => typeof c === "string" && executable(c));
-}
-
-function rewrite(command) {
-  if (typeof command !== "string" || !command.trim() || WRAPPED.test(command)) return undefined;
-  const shell = hostShell();
-  if (!shell) return undefined;
-  const launcher = /\.(c|m)?js$/i.test(LAUNCHER) ? `node ${quote(LAUNCHER)}` : quote(LAUNCHER);
-  return `${launcher} wrap --source opencode -- ${quote(shell)} -lc ${quote(command)}`;
+  if (!text.trim() || text === "(no output)") return;
+  const result = await reduce({ input: { toolName: "bash", command, combinedText: text, exitCode: meta.exit } });
+  let next = result && result.inlineText;
+  if (typeof next !== "string") return;
+  if (saved) next = `Full output saved to: ${saved}\n\n${next}`;
+  if (next.length + MIN_SAVED_CHARS > shown.length) return;
+  output.output = next;
 }
 
 export const TokenjuicePlugin = async () => ({
-  "tool.execute.before": async (input, output) => {
+  "tool.execute.after": async (input, output) => {
     try {
-      if (!input || input.tool !== "bash" || !output || !output.args) return;
-      const next = rewrite(output.args.command);
-      if (next) output.args.command = next;
+      await compact(input, output);
     } catch {}
   },
 });

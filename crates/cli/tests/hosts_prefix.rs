@@ -1,0 +1,298 @@
+//! The shell-prefix hosts on the real binary: `tokenjuice --shell-prefix=<host> '<line>'`
+//! as Claude Code (`CLAUDE_CODE_SHELL_PREFIX`) and CodeBuddy (`CODEBUDDY_CODE_SHELL_PREFIX`)
+//! run it. A Bash tool line is compacted with its exit code and its shell semantics kept (the
+//! `cd` recorded through Claude's cwd file); any other line passes through byte for byte; a
+//! background command marked by the PreToolUse hook passes through once; and install over a
+//! prefix the user already had keeps it running, proven by doctor, and uninstall gives it
+//! back. Every run has HOME, TMPDIR and TOKENJUICE_HOME in temp dirs and history off.
+
+mod hosts_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use hosts_support::*;
+use serde_json::json;
+
+/// `tokenjuice --shell-prefix=<host> <line>` in `cwd`, with `env` on top of the World's.
+fn prefix(w: &World, host: &str, line: &str, cwd: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = w.cmd(&[&format!("--shell-prefix={host}"), line]);
+    c.current_dir(cwd);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run tokenjuice --shell-prefix")
+}
+
+/// A Claude Code Bash tool line: `eval '<cmd>' < /dev/null && pwd -P >| <cwd file>`.
+fn claude_line(cmd: &str, cwd_file: &Path) -> String {
+    format!(
+        "eval {} < /dev/null && pwd -P >| {}",
+        quote(cmd),
+        quote(&cwd_file.display().to_string())
+    )
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The root of the World's temp dir (canonical).
+fn root(w: &World) -> PathBuf {
+    std::fs::canonicalize(w.tmp.path()).unwrap()
+}
+
+/// `seq 1 3000`, as the command prints it.
+fn seq_3000() -> String {
+    (1..=3000).map(|i| format!("{i}\n")).collect()
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn assert_compacted_seq(what: &str, o: &Output) {
+    let out = stdout(o);
+    let raw = seq_3000();
+    assert!(
+        out.len() * 10 < raw.len(),
+        "{what}: compacted ({} of {} bytes): {out}",
+        out.len(),
+        raw.len()
+    );
+    assert!(
+        out.lines().any(|l| l.trim() == "3000"),
+        "{what}: the last line kept: {out}"
+    );
+}
+
+#[test]
+fn a_claude_tool_line_is_compacted_and_keeps_its_exit_code() {
+    let w = World::new();
+    let dir = root(&w);
+    let cwd_file = dir.join("cwd");
+    let o = prefix(
+        &w,
+        "claude-code",
+        &claude_line("seq 1 3000; exit 3", &cwd_file),
+        &dir,
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_compacted_seq("claude-code", &o);
+    // Claude prints `Exit code 3` itself: no exit line of ours.
+    let out = stdout(&o);
+    assert!(
+        !out.lines().any(|l| l.starts_with("exit ")),
+        "no exit line: {out}"
+    );
+    // The command ran in Claude's line as written: `exit 3` left before `pwd -P` ran.
+    assert!(!cwd_file.exists(), "the line's own semantics kept");
+}
+
+#[test]
+fn a_cd_in_a_claude_tool_line_reaches_the_cwd_file() {
+    let w = World::new();
+    let dir = root(&w);
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let cwd_file = dir.join("cwd");
+    let o = prefix(
+        &w,
+        "claude-code",
+        &claude_line("cd sub && echo x", &cwd_file),
+        &dir,
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x\n");
+    let recorded = std::fs::read_to_string(&cwd_file).expect("the line wrote its cwd file");
+    assert_eq!(Path::new(recorded.trim()), dir.join("sub"));
+}
+
+#[test]
+fn lines_that_are_not_tool_lines_pass_through_byte_for_byte() {
+    let w = World::new();
+    let dir = root(&w);
+    // A hook, an MCP server launch, a helper: as without tokenjuice, output and exit code.
+    let o = prefix(&w, "claude-code", "printf 'a\\nb\\n'; exit 5", &dir, &[]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"a\nb\n");
+    assert_eq!(stderr(&o), "");
+    // A noisy one is not compacted either.
+    for host in ["claude-code", "codebuddy"] {
+        let o = prefix(
+            &w,
+            host,
+            "seq 1 3000",
+            &dir,
+            &[("CODEBUDDY_SESSION_ID", "x")],
+        );
+        assert_eq!(o.status.code(), Some(0), "{host}: {}", stderr(&o));
+        assert_eq!(stdout(&o), seq_3000(), "{host}: passed through whole");
+    }
+}
+
+#[test]
+fn a_background_command_marked_by_the_hook_passes_through_once() {
+    let w = World::new();
+    let dir = root(&w);
+    let cwd_file = dir.join("cwd");
+    let line = claude_line("seq 1 3000", &cwd_file);
+    let payload = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "seq 1 3000", "run_in_background": true}}).to_string();
+    let o = w.run_stdin(&["claude-code-pre-tool-use"], &payload);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{}\n", "the hook never changes the call");
+    assert_eq!(
+        files_under(&w.tmpdir()).len(),
+        1,
+        "one mark, in our private TMPDIR"
+    );
+    // Streams uncompacted: every line.
+    let o = prefix(&w, "claude-code", &line, &dir, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), seq_3000(), "the marked run passes through");
+    assert!(files_under(&w.tmpdir()).is_empty(), "the mark was taken");
+    // The mark is taken once: the same command is compacted again.
+    let o = prefix(&w, "claude-code", &line, &dir, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_compacted_seq("second run", &o);
+}
+
+#[test]
+fn codebuddy_compacts_only_its_bash_tool_lines_and_keeps_stderr_apart() {
+    let w = World::new();
+    let dir = root(&w);
+    let session = [("CODEBUDDY_SESSION_ID", "x")];
+    // A Bash tool call carries the session id.
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000'", &dir, &session);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_compacted_seq("codebuddy", &o);
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000; exit 4'", &dir, &session);
+    assert_eq!(o.status.code(), Some(4), "exit code kept: {}", stderr(&o));
+    assert_compacted_seq("codebuddy, failing", &o);
+    // Without it (the API key helper, other lines): passed through whole.
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000'", &dir, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), seq_3000());
+    // A small result keeps stdout and stderr on their own streams.
+    let o = prefix(
+        &w,
+        "codebuddy",
+        "eval 'echo out; echo err >&2'",
+        &dir,
+        &session,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "out\n");
+    assert_eq!(stderr(&o), "err\n");
+}
+
+#[test]
+fn install_keeps_the_users_prefix_running_doctor_proves_it_and_uninstall_gives_it_back() {
+    let w = World::new();
+    let dir = root(&w);
+    let log = dir.join("audit.log");
+    let audit = dir.join("audit");
+    w.write(
+        &audit,
+        &format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> {}\nexec /bin/sh -c \"$1\"\n",
+            quote(&log.display().to_string())
+        ),
+    );
+    std::fs::set_permissions(&audit, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let audit_s = audit.display().to_string();
+    let original = json!({
+        "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Bash(rm:*)"], "defaultMode": "default"},
+        "env": {"CLAUDE_CODE_SHELL_PREFIX": audit_s, "FOO": "1"},
+        "model": "opus",
+    });
+    let path = w.home.join(".claude/settings.json");
+    w.write(&path, &serde_json::to_string_pretty(&original).unwrap());
+
+    let out = w.run(&["install", "claude-code", "--local"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("is kept in env.TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX"),
+        "{}",
+        stdout(&out)
+    );
+    let v = w.json(&path);
+    assert_eq!(
+        v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+        format!("{} --shell-prefix=claude-code", launcher())
+    );
+    assert_eq!(
+        v["env"]["TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX"],
+        json!(audit_s)
+    );
+    assert_eq!(v["env"]["FOO"], "1");
+    assert_eq!(
+        v["permissions"], original["permissions"],
+        "permissions untouched"
+    );
+    assert_eq!(v["model"], "opus");
+
+    // doctor runs its probe through the user's prefix, as Claude would.
+    let o = w.run(&["doctor", "claude-code"]);
+    let r = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{r}");
+    assert!(r.lines().any(|l| l == "health: ok"), "{r}");
+    assert!(r.contains("your earlier prefix"), "{r}");
+    assert!(r.contains("compacted a noisy failing command"), "{r}");
+    let logged = std::fs::read_to_string(&log).expect("the user's prefix ran");
+    assert!(
+        logged.contains("tokenjuice-doctor-probe"),
+        "the probe went through the user's prefix: {logged}"
+    );
+
+    // At run time Claude passes the settings env: the line goes through both.
+    std::fs::remove_file(&log).unwrap();
+    let cwd_file = dir.join("cwd");
+    let o = prefix(
+        &w,
+        "claude-code",
+        &claude_line("seq 1 3000", &cwd_file),
+        &dir,
+        &[("TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX", audit_s.as_str())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_compacted_seq("through the user's prefix", &o);
+    assert!(
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("eval 'seq 1 3000'"),
+        "the user's prefix ran the line"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&cwd_file).unwrap().trim(),
+        dir.display().to_string()
+    );
+
+    let un = w.run(&["uninstall", "claude-code"]);
+    assert!(un.status.success(), "{}", stderr(&un));
+    assert_eq!(w.json(&path), original, "the user's file given back");
+}
+
+#[test]
+fn codex_is_refused_and_nothing_is_written() {
+    let w = World::new();
+    let out = w.run(&["install", "codex"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("does not install into codex"), "{err}");
+    assert!(!w.home.join(".codex").exists(), "no file, no folder");
+    assert_eq!(files_under(&w.home), Vec::<PathBuf>::new());
+}

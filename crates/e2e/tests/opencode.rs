@@ -1,0 +1,137 @@
+//! opencode (pinned in e2e/agents.lock), with and without `tokenjuice install opencode`: the
+//! plugin replaces bash results with the compacted text after the command ran as the model
+//! asked; nothing else may change (the command the model sees in its history, permission
+//! patterns, PATH).
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn config() -> Value {
+    json!({
+        "$schema": "https://opencode.ai/config.json",
+        "autoupdate": false,
+        "share": "disabled",
+        "provider": {"fake": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "fake",
+            "options": {"baseURL": "http://127.0.0.1:{PORT}/v1", "apiKey": "e2e-fake"},
+            "models": {"fake-model": {"name": "fake-model"}}
+        }},
+        "model": "fake/fake-model",
+        "permission": {"bash": {"*": "allow", "rm *": "deny", "git push *": "ask", "touch *": "deny"}}
+    })
+}
+
+fn setup(p: &Paths) {
+    let dir = p.home.join(".config/opencode");
+    std::fs::create_dir_all(&dir).unwrap();
+    // opencode installs its plugin API package into the config folder before it loads a user
+    // plugin; there is no network in the test namespace, so it gets the pinned copy (without
+    // it, a session with any plugin waits ~70 s for npm to give up)
+    if let Ok(pkg) = support::agent("opencode-plugin") {
+        for f in ["package.json", "package-lock.json"] {
+            std::fs::copy(pkg.dir.join(f), dir.join(f)).unwrap();
+        }
+        let status = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(pkg.dir.join("node_modules"))
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+fn args(s: &Scenario) -> Value {
+    json!({"command": s.command, "description": s.name})
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    Spec {
+        wire: Wire::OpenAiChat,
+        tool: "bash".into(),
+        calls,
+        final_text: "done".into(),
+        model: "fake-model".into(),
+        argv: vec![
+            bin.join("opencode").display().to_string(),
+            "run".into(),
+            "run the commands".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.display(),
+                    p.tools.display()
+                ),
+            ),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("OPENCODE_DISABLE_AUTOUPDATE".into(), "1".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: vec![(
+            p.home.join(".config/opencode/opencode.json"),
+            config().to_string(),
+        )],
+    }
+}
+
+#[test]
+fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("opencode") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    // `opencode run` ends the session at an "ask" (nobody can answer): that probe is left out
+    scs.extend(
+        scenarios::permissions()
+            .into_iter()
+            .filter(|s| s.name != "ask rule"),
+    );
+    scs.extend(scenarios::latency());
+    let case = Case {
+        host: "opencode",
+        wire: Wire::OpenAiChat,
+        mechanism: "plugin: tool.execute.after replaces the bash result with the compacted text",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        report: true,
+        version: |a| {
+            vec![
+                a.dir
+                    .join("node_modules/.bin/opencode")
+                    .display()
+                    .to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    // the model's own command is what its history holds (no wrapper text)
+    for run in [&without, &with] {
+        let last = run
+            .outcome
+            .requests
+            .last()
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        assert!(
+            !last.contains("wrap --source"),
+            "wrapper text in the model's history"
+        );
+    }
+}
