@@ -538,10 +538,12 @@ fn gemini_after_tool_hands_back_a_read_file_of_the_compacted_result() {
 #[test]
 fn copilot_cli_post_tool_use_replaces_the_result_text() {
     let w = World::new();
-    let (raw, _) = run_shell(
+    let (out, _) = run_shell(
         &format!("/bin/bash -c {} || true", tokenjuice_core_quote(NOISY)),
         &w.home,
     );
+    // Copilot ends a shell result with its own exit line
+    let raw = format!("{out}\n<shellId: 0 completed with exit code 7>");
     for (payload, key) in [
         (
             json!({"sessionId": "s", "toolName": "bash", "toolArgs": json!({"command": "./fetch.sh"}).to_string(), "toolResult": {"resultType": "success", "textResultForLlm": raw, "sessionLog": "kept"}}),
@@ -561,11 +563,43 @@ fn copilot_cli_post_tool_use_replaces_the_result_text() {
             text.contains("error: checksum mismatch in chunk 7"),
             "{text}"
         );
+        assert!(
+            text.ends_with("\n<shellId: 0 completed with exit code 7>")
+                && !text.lines().any(|l| l.starts_with("exit ")),
+            "Copilot's exit line kept, no second one: {text}"
+        );
         if key == "textResultForLlm" {
             assert_eq!(a["modifiedResult"]["sessionLog"], "kept");
             assert_eq!(a["modifiedResult"]["resultType"], "success");
         }
     }
+    // A large-output preview: the saved full output is what gets compacted, its path kept.
+    let saved = w.tmp.path().join("1795-copilot-tool-output-1-abc.txt");
+    std::fs::write(
+        &saved,
+        format!(
+            "error: first failure\n{}",
+            "downloading chunk 5 of 9\n".repeat(4000)
+        ),
+    )
+    .unwrap();
+    let preview = format!(
+        "Output too large to read at once (96.0 KB). Saved to: {}\nConsider using tools like grep to examine portions of the output.\n\nPreview (first 500 chars):\n{}\n<shellId: 3 completed with exit code 2>",
+        saved.display(),
+        "downloading chunk 5 of 9\n".repeat(20)
+    );
+    let payload = json!({"toolName": "bash", "toolArgs": "{\"command\":\"./big.sh\"}", "toolResult": {"resultType": "success", "textResultForLlm": preview}});
+    let a = answer(&w.run_stdin(&["copilot-cli-post-tool-use"], &payload.to_string()));
+    let text = a["modifiedResult"]["textResultForLlm"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{a}"));
+    assert!(
+        text.contains("error: first failure")
+            && text.contains(&saved.display().to_string())
+            && text.ends_with("<shellId: 3 completed with exit code 2>")
+            && text.len() < preview.len(),
+        "{text}"
+    );
     // Failures, small outputs and raw escapes are left alone.
     for payload in [
         json!({"toolName": "bash", "toolArgs": "{\"command\":\"x\"}", "toolResult": {"resultType": "failure", "textResultForLlm": raw}}),

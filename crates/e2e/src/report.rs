@@ -47,7 +47,11 @@ fn row(v: &Value) -> String {
         v["latency_ms_without"].as_u64(),
         v["latency_ms_with"].as_u64(),
     ) {
-        (Some(a), Some(b)) => format!("{:+} ms ({a} → {b} ms)", b as i64 - a as i64),
+        (Some(a), Some(b)) => format!(
+            "{:+} ms ({a} → {b} ms, {} build)",
+            b as i64 - a as i64,
+            v["build"].as_str().unwrap_or("debug")
+        ),
         _ => "—".into(),
     };
     format!(

@@ -160,6 +160,55 @@ pub fn pre_tool_use(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &
 /// Shortest saving worth replacing a host's output for.
 const MIN_SAVED_CHARS: usize = 8;
 
+/// Copilot CLI's shell result text: the output (or, over ~20 KB, a preview naming the file
+/// that holds it), then `<shellId: N completed with exit code N>`.
+mod copilot {
+    pub struct Shown<'a> {
+        pub body: &'a str,
+        /// The separator and the `<shellId: …>` line, as Copilot wrote them.
+        pub trailer: &'a str,
+        pub exit_code: i32,
+        /// `Saved to: <file>` of a large-output preview.
+        pub saved_file: Option<&'a str>,
+    }
+
+    pub fn parse(text: &str) -> Option<Shown<'_>> {
+        let t = text.trim_end_matches('\n');
+        let start = t.rfind("<shellId: ")?;
+        let line = &t[start..];
+        let code = line
+            .strip_suffix('>')?
+            .rsplit_once("with exit code ")?
+            .1
+            .trim()
+            .parse()
+            .ok()?;
+        let body_end = t[..start].trim_end_matches('\n').len();
+        let body = &t[..body_end];
+        let saved_file = body
+            .strip_prefix("Output too large to read at once")
+            .and_then(|rest| rest.split_once("Saved to: "))
+            .and_then(|(_, r)| r.split(|c: char| c.is_whitespace()).next())
+            .filter(|p| p.contains("copilot-tool-output-") && p.ends_with(".txt"));
+        Some(Shown {
+            body,
+            trailer: &text[body_end..],
+            exit_code: code,
+            saved_file,
+        })
+    }
+
+    /// The full output Copilot saved, when it is a regular file of sane size.
+    pub fn read_saved(path: &str) -> Option<String> {
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > (64 << 20) {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
 /// `tokenjuice copilot-cli-post-tool-use`: replaces a successful shell result's
 /// `textResultForLlm` with the compacted text; `{}` when there is nothing to gain.
 pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String {
@@ -204,6 +253,16 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
     if text.trim().is_empty() {
         return None;
     }
+    let shown = copilot::parse(text)?;
+    let saved;
+    let body = match shown.saved_file.and_then(copilot::read_saved) {
+        Some(full) => {
+            saved = full;
+            saved.as_str()
+        }
+        None if shown.saved_file.is_some() => return None,
+        None => shown.body,
+    };
     let req = Request {
         tool_name: "exec",
         command: Some(command),
@@ -211,11 +270,20 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
     };
     let fin = Finish {
         source: Some(spec.id.to_string()),
+        // Copilot ends the text with its own `<shellId: N completed with exit code N>`
+        host_prints_exit: true,
         ..Finish::default()
     };
-    let (_, compacted) = compact_text(&req, rules, text.as_bytes(), 0, &fin);
-    let new_text = compacted.inline_text;
-    if new_text.chars().count() + MIN_SAVED_CHARS > text.chars().count() {
+    let (_, compacted) = compact_text(&req, rules, body.as_bytes(), shown.exit_code, &fin);
+    let mut new_text = compacted.inline_text.trim_end_matches('\n').to_string();
+    if let Some(path) = shown.saved_file {
+        new_text = format!("Full output saved to: {path}\n{new_text}");
+    }
+    new_text.push_str(shown.trailer);
+    // never more for the model to read than Copilot's own text (its preview, when it cut)
+    let fewer_tokens =
+        tokenjuice_core::tokens::estimate(&new_text) < tokenjuice_core::tokens::estimate(text);
+    if !fewer_tokens || new_text.chars().count() + MIN_SAVED_CHARS > text.chars().count() {
         return None;
     }
     let mut modified = result.clone();

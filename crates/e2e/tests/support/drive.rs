@@ -134,6 +134,25 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
         }
         rows.push(json!({"scenario": v.name, "ok": v.ok, "tokens_without": v.tokens_without, "tokens_with": v.tokens_with}));
     }
+    // compaction must reach the model: most noisy scenarios come back smaller
+    let noisy: Vec<&Value> = rows
+        .iter()
+        .filter(|r| {
+            case.scenarios.iter().any(|s| {
+                s.name == r["scenario"] && matches!(s.judge, scenarios::Judge::Compacts(_))
+            })
+        })
+        .collect();
+    let smaller = noisy
+        .iter()
+        .filter(|r| r["tokens_with"].as_u64() < r["tokens_without"].as_u64())
+        .count();
+    if !noisy.is_empty() && smaller * 2 <= noisy.len() {
+        failures.push(format!(
+            "compaction reached the model in only {smaller} of {} noisy scenarios",
+            noisy.len()
+        ));
+    }
     let times = |r: &Run| scenarios::probe_median_ms(&r.outcome.call_times_ms(case.wire), n);
     let (lat_without, lat_with) = (times(&without), times(&with));
     eprintln!(
@@ -145,13 +164,26 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     let version = Command::new(&argv[0])
         .args(&argv[1..])
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .map(|o| {
+            // some print their version on stderr (pi)
+            let out = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            if out.is_empty() {
+                String::from_utf8_lossy(&o.stderr).trim().to_string()
+            } else {
+                out
+            }
+        })
         .unwrap_or_default();
+    let build = if super::tokenjuice().to_string_lossy().contains("/release/") {
+        "release"
+    } else {
+        "debug"
+    };
     if case.report {
         super::write_report(
             case.host,
             &json!({"host": case.host, "version": version, "mechanism": case.mechanism,
-                "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with,
+                "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with, "build": build,
                 "failures": failures.len()}),
         );
     }

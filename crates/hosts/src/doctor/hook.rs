@@ -641,7 +641,7 @@ fn sample_payload(spec: &HookSpec, cwd: &Path) -> Result<(EventKind, Value), Str
                 "cwd": cwd.to_string_lossy(),
                 "toolName": spec.tools[0],
                 "toolArgs": args,
-                "toolResult": {"resultType": "success", "textResultForLlm": text},
+                "toolResult": {"resultType": "success", "textResultForLlm": format!("{text}\n<shellId: 0 completed with exit code 0>")},
             }),
         ));
     }

@@ -1,0 +1,117 @@
+//! GitHub Copilot CLI (pinned in e2e/agents.lock), with and without
+//! `tokenjuice install copilot-cli`: the postToolUse hook replaces the shell result with the
+//! compacted text (the full output file for Copilot's large-output previews), keeps Copilot's
+//! own `<shellId: … exit code N>` line, and nothing else changes.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    std::fs::create_dir_all(p.home.join(".copilot")).unwrap();
+    // Copilot unpacks ~235 MB into ~/.cache/copilot on its first start: share one copy
+    if let Ok(a) = support::agent("copilot-cli") {
+        let shared = a.dir.join("home-cache");
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::create_dir_all(p.home.join(".cache")).unwrap();
+        std::os::unix::fs::symlink(&shared, p.home.join(".cache/copilot")).unwrap();
+    }
+}
+
+fn args(s: &Scenario) -> Value {
+    json!({"command": s.command, "description": s.name})
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    Spec {
+        wire: Wire::OpenAiChat,
+        tool: "bash".into(),
+        calls,
+        final_text: "done".into(),
+        model: "fake-model".into(),
+        argv: vec![
+            bin.join("copilot").display().to_string(),
+            "-p".into(),
+            "run the commands".into(),
+            "--allow-all-tools".into(),
+            "--deny-tool".into(),
+            "shell(rm)".into(),
+            "--deny-tool".into(),
+            "shell(touch)".into(),
+        ],
+        env: vec![
+            ("HOME".into(), p.home.display().to_string()),
+            (
+                "PATH".into(),
+                format!(
+                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                    bin.display(),
+                    p.tools.display()
+                ),
+            ),
+            ("COPILOT_OFFLINE".into(), "true".into()),
+            (
+                "COPILOT_PROVIDER_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}/v1".into(),
+            ),
+            ("COPILOT_PROVIDER_API_KEY".into(), "e2e-fake".into()),
+            ("COPILOT_MODEL".into(), "fake-model".into()),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("TERM".into(), "dumb".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ],
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: Vec::new(),
+    }
+}
+
+#[test]
+fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("copilot-cli") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    // Copilot orders a command's stdout and stderr differently from run to run by itself
+    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
+        if s.name == "non-zero exit" {
+            s.judge = scenarios::Judge::SameLines;
+        }
+        s
+    }));
+    // --allow-all-tools: no "ask" exists in -p mode; deny rules still apply
+    scs.extend(
+        scenarios::permissions()
+            .into_iter()
+            .filter(|s| s.name != "ask rule"),
+    );
+    scs.extend(scenarios::latency());
+    let failing = scs
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .unwrap();
+    let case = Case {
+        host: "copilot-cli",
+        wire: Wire::OpenAiChat,
+        mechanism: "postToolUse hook: modifiedResult with the compacted text (the saved full output for large-output previews)",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        report: true,
+        version: |a| {
+            vec![
+                a.dir.join("node_modules/.bin/copilot").display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (_, with) = drive::compare(&case, &agent);
+    let text = &with.outcome.results[failing].text;
+    assert_eq!(text.matches("exit code 1").count(), 1, "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("exit ")), "{text}");
+}
