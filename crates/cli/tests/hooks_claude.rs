@@ -139,3 +139,64 @@ fn regex_matchers_are_unanchored_javascript_style() {
     let (_, v) = w.run("claude", "PreToolUse", &["--tool", "Bash"]);
     assert_eq!(v["systemMessage"], "not a read");
 }
+
+/// Measured in the real Claude Code 2.1.330 (e2e): a PreToolUse `continue: false` does not
+/// stop the tool — the tool runs, then the session ends. CodeBuddy's dialect blocks.
+#[test]
+fn pre_tool_continue_false_runs_the_tool_then_stops_in_claude() {
+    let w = World::new();
+    let stop = json!({"hooks": {"PreToolUse": [group(Some("Bash"), &sh("print.sh", &[r#"{"continue":false,"stopReason":"enough"}"#]), None)]}});
+    w.write_json(&w.project.join(".claude/settings.json"), &stop);
+    let (code, v) = w.run(
+        "claude",
+        "PreToolUse",
+        &["--tool", "Bash", "--input", r#"{"command":"ls"}"#],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["blocked"], false, "{v}");
+    assert_eq!(v["continue"], false);
+    assert_eq!(v["toolRunsBeforeStop"], true);
+    assert_eq!(v["stopReason"], "enough");
+    w.write_json(&w.project.join(".codebuddy/settings.json"), &stop);
+    let (code, v) = w.run(
+        "codebuddy",
+        "PreToolUse",
+        &["--tool", "Bash", "--input", r#"{"command":"ls"}"#],
+    );
+    assert_eq!((code, &v["blocked"]), (2, &json!(true)), "{v}");
+}
+
+/// Measured in the real Claude Code 2.1.330 (e2e): of two hooks that both rewrite the input,
+/// the one that finishes last wins, whole. Other dialects merge in configuration order.
+#[test]
+fn competing_rewrites_resolve_to_the_last_hook_to_finish_in_claude() {
+    let w = World::new();
+    let slow = w.tmp.path().join("slow.sh");
+    std::fs::write(
+        &slow,
+        "sleep 0.4; printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"echo slow\"}}}'\n",
+    )
+    .unwrap();
+    let fast = sh(
+        "print.sh",
+        &[
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo fast","description":"fast"}}}"#,
+        ],
+    );
+    // the slow hook comes first in configuration order and finishes last
+    w.write_json(
+        &w.project.join(".claude/settings.json"),
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("sh '{}'", slow.display())},
+            {"type": "command", "command": fast},
+        ]}]}}),
+    );
+    let (code, v) = w.run(
+        "claude",
+        "PreToolUse",
+        &["--tool", "Bash", "--input", r#"{"command":"ls"}"#],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["updatedInput"], json!({"command": "echo slow"}), "{v}");
+    assert!(v["warnings"].to_string().contains("finished last"), "{v}");
+}

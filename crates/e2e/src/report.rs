@@ -114,10 +114,10 @@ mod tests {
     fn a_row_sums_the_noisy_scenarios_and_the_latency() {
         let r = row(&json!({"host": "h", "version": "1.0", "mechanism": "m",
             "scenarios": [{"ok": true, "tokens_without": 100, "tokens_with": 25}, {"ok": false, "tokens_without": 5, "tokens_with": 5}],
-            "latency_ms_without": 40, "latency_ms_with": 43}));
+            "latency_ms_without": 40, "latency_ms_with": 43, "build": "release"}));
         assert_eq!(
             r,
-            "| h | 1.0 | m | yes | 1/2 | 100 → 25 (75% less) | +3 ms (40 → 43 ms) |"
+            "| h | 1.0 | m | yes | 1/2 | 100 → 25 (75% less) | +3 ms (40 → 43 ms, release build) |"
         );
     }
 }

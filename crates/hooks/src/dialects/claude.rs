@@ -75,6 +75,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: false,
         foreign_fields: &["modifiedInput"],
+        competing: CompetingRewrites::LastToFinish,
     },
     output: OutputStyle::Claude,
     payload: PayloadStyle::Claude,
@@ -86,6 +87,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt", "agent"],
+    pre_tool_stop_runs_tool: true,
     sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
 };
 

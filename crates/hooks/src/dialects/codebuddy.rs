@@ -77,6 +77,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: true,
         foreign_fields: &["updatedInput"],
+        competing: CompetingRewrites::ConfigOrder,
     },
     output: OutputStyle::Claude,
     payload: PayloadStyle::Claude,
@@ -88,6 +89,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],
+    pre_tool_stop_runs_tool: false,
     sources: "CodeBuddy hook reference (seed 002; tencentcloud 1256/77296)",
 };
 

@@ -67,6 +67,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: true,
         foreign_fields: &["modifiedInput"],
+        competing: CompetingRewrites::ConfigOrder,
     },
     output: OutputStyle::Claude,
     payload: PayloadStyle::Claude,
@@ -78,6 +79,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     fail_closed_key: None,
     dedupes_identical_commands: false,
     handler_types: &["command"],
+    pre_tool_stop_runs_tool: false,
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 

@@ -75,6 +75,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: false,
         foreign_fields: &["updatedInput", "modifiedInput"],
+        competing: CompetingRewrites::ConfigOrder,
     },
     output: OutputStyle::Cursor,
     payload: PayloadStyle::Cursor,
@@ -86,6 +87,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     fail_closed_key: Some("failClosed"),
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],
+    pre_tool_stop_runs_tool: false,
     sources: "cursor.com/docs/hooks; agent-config docs/agents/cursor.md",
 };
 

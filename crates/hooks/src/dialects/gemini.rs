@@ -62,6 +62,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Patch,
         requires_allow: false,
         foreign_fields: &["updatedInput", "modifiedInput"],
+        competing: CompetingRewrites::ConfigOrder,
     },
     output: OutputStyle::Gemini,
     payload: PayloadStyle::Gemini,
@@ -73,6 +74,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command"],
+    pre_tool_stop_runs_tool: false,
     sources: "google-gemini/gemini-cli docs/hooks (index.md, reference.md), hookRunner.ts",
 };
 

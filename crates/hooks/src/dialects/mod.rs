@@ -225,6 +225,18 @@ pub struct RewriteSpec {
     pub requires_allow: bool,
     /// Other hosts' spellings that this host ignores; reported as a warning.
     pub foreign_fields: &'static [&'static str],
+    /// Which of several hooks' rewrites of one call the host applies.
+    pub competing: CompetingRewrites,
+}
+
+/// How a host resolves two hooks that both rewrite the same call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompetingRewrites {
+    /// Change sets applied in configuration order (the later hook wins a shared key).
+    ConfigOrder,
+    /// The rewrite of the hook that finished last replaces the input whole (Claude Code
+    /// 2.1, measured in the real CLI). Which hook that is depends on timing, as in the host.
+    LastToFinish,
 }
 
 /// One host's hook contract.
@@ -252,6 +264,9 @@ pub struct Dialect {
     pub dedupes_identical_commands: bool,
     /// Handler `type`s the host accepts.
     pub handler_types: &'static [&'static str],
+    /// PreToolUse `continue: false` lets the tool run and ends the session after it
+    /// (Claude Code 2.1, measured in the real CLI) instead of blocking the tool.
+    pub pre_tool_stop_runs_tool: bool,
     /// Source of the facts in this row.
     pub sources: &'static str,
 }

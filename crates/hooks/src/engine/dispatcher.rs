@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::command_runner::{run_command, CommandRequest, RawRun, RunLimits};
 use super::discovery::{ConfiguredHook, HookSettings};
-use super::merge::{merge_finished, MergeItem};
+use super::merge::{merge_finished_as, MergeItem};
 use super::outcome::{HookStatus, HookTrace, Outcome};
 use super::output_parser::{effect_from_json, parse_stdout, Decision, HookEffect};
 use crate::dialects::{Dialect, Host, HostEnv, RewriteStyle};
@@ -269,7 +269,7 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
         }
         units.push(vec![(i, p)]);
     }
-    let mut finished: Vec<(usize, HookTrace)> = Vec::new();
+    let mut finished: Vec<(usize, HookTrace, std::time::Instant)> = Vec::new();
     std::thread::scope(|scope| {
         let handles: Vec<_> = units
             .iter()
@@ -284,9 +284,11 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
         }
     });
     let original = payload.get("tool_input").and_then(Value::as_object);
+    // completion order: a host may resolve competing rewrites by it
+    finished.sort_by_key(|(_, _, done)| *done);
     let items: Vec<(usize, MergeItem)> = finished
         .iter()
-        .map(|(i, t)| {
+        .map(|(i, t, _)| {
             (
                 *i,
                 MergeItem {
@@ -296,10 +298,14 @@ fn run_plan(ctx: &RunContext<'_>, event: EventKind, payload: &Value, plan: &Plan
             )
         })
         .collect();
-    let merged = merge_finished(items, original, ctx.dialect.rewrite.requires_allow);
-    finished.sort_by_key(|(i, _)| *i);
-    let traces = finished.into_iter().map(|(_, t)| t).collect();
-    Outcome::from_merged(ctx.dialect.host, event, payload.clone(), merged, traces)
+    let merged = merge_finished_as(items, original, &ctx.dialect.rewrite);
+    finished.sort_by_key(|(i, _, _)| *i);
+    let traces = finished.into_iter().map(|(_, t, _)| t).collect();
+    let mut outcome =
+        Outcome::from_merged(ctx.dialect.host, event, payload.clone(), merged, traces);
+    outcome.tool_runs_before_stop =
+        event == EventKind::PreToolUse && ctx.dialect.pre_tool_stop_runs_tool && !outcome.continue_;
+    outcome
 }
 
 fn run_unit(
@@ -307,7 +313,7 @@ fn run_unit(
     event: EventKind,
     payload: &Value,
     unit: &[(usize, &PlannedHook<'_>)],
-) -> Vec<(usize, HookTrace)> {
+) -> Vec<(usize, HookTrace, std::time::Instant)> {
     let mut out = Vec::with_capacity(unit.len());
     let mut current = payload.clone();
     for (i, p) in unit {
@@ -341,7 +347,7 @@ fn run_unit(
                 .notes
                 .push("sequential group: ran after the previous hook of its group".into());
         }
-        out.push((*i, trace));
+        out.push((*i, trace, std::time::Instant::now()));
     }
     out
 }

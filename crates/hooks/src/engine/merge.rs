@@ -21,7 +21,7 @@
 use serde_json::{Map, Value};
 
 use super::output_parser::{Decision, HookEffect};
-use crate::dialects::RewriteStyle;
+use crate::dialects::{CompetingRewrites, RewriteSpec, RewriteStyle};
 
 /// One hook's effect with a label for messages (its command, usually).
 #[derive(Clone, Debug, PartialEq)]
@@ -116,6 +116,46 @@ pub fn merge_finished(
     finished.sort_by_key(|(index, _)| *index);
     let items: Vec<MergeItem> = finished.into_iter().map(|(_, item)| item).collect();
     merge(&items, original_input, rewrite_requires_allow)
+}
+
+/// As [`merge_finished`], for hosts whose competing rewrites resolve by finish order:
+/// `finished` must be in completion order. With [`CompetingRewrites::LastToFinish`] the
+/// rewrite of the hook that finished last (among those whose rewrite counts) replaces the
+/// input whole, and a warning names the rewrites it displaced; everything else merges in
+/// configuration order as usual.
+pub fn merge_finished_as(
+    finished: Vec<(usize, MergeItem)>,
+    original_input: Option<&Map<String, Value>>,
+    rewrite: &RewriteSpec,
+) -> Merged {
+    let by_completion: Vec<MergeItem> = finished.iter().map(|(_, i)| i.clone()).collect();
+    let mut m = merge_finished(finished, original_input, rewrite.requires_allow);
+    if rewrite.competing == CompetingRewrites::LastToFinish && m.updated_input.is_some() {
+        let counts = |i: &&MergeItem| {
+            i.effect.rewrite.is_some()
+                && i.effect.decision != Some(Decision::Deny)
+                && (!rewrite.requires_allow || i.effect.decision == Some(Decision::Allow))
+        };
+        let rewriters: Vec<&MergeItem> = by_completion.iter().filter(counts).collect();
+        if let Some(last) = rewriters.last() {
+            if rewriters.len() > 1 {
+                m.warnings.retain(|w| !w.contains("both rewrite"));
+                m.warnings.push(format!(
+                    "{} hooks rewrite the input; as the host does, the one that finished last (`{}`) wins whole",
+                    rewriters.len(),
+                    last.label
+                ));
+            }
+            let only = std::slice::from_ref(*last);
+            m.updated_input = merge_rewrites(
+                only,
+                original_input,
+                rewrite.requires_allow,
+                &mut Vec::new(),
+            );
+        }
+    }
+    m
 }
 
 enum Change {

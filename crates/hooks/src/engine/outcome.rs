@@ -95,6 +95,9 @@ pub struct Outcome {
     pub reason: Option<String>,
     pub continue_: bool,
     pub stop_reason: Option<String>,
+    /// `continue: false` on PreToolUse in a host that still runs the tool and ends the
+    /// session after it (Claude Code): not a block of the tool.
+    pub tool_runs_before_stop: bool,
     pub system_message: Option<String>,
     pub additional_context: Vec<String>,
     pub updated_input: Option<Map<String, Value>>,
@@ -122,6 +125,7 @@ impl Outcome {
             reason: m.reason,
             continue_: m.continue_,
             stop_reason: m.stop_reason,
+            tool_runs_before_stop: false,
             system_message: m.system_message,
             additional_context: m.additional_context,
             updated_input: m.updated_input,
@@ -133,9 +137,10 @@ impl Outcome {
         }
     }
 
-    /// The operation must not go ahead (deny, exit 2 block, or `continue: false`).
+    /// The operation must not go ahead (deny, exit 2 block, or `continue: false` where the
+    /// host stops before the tool).
     pub fn blocked(&self) -> bool {
-        self.decision == Some(Decision::Deny) || !self.continue_
+        self.decision == Some(Decision::Deny) || (!self.continue_ && !self.tool_runs_before_stop)
     }
 
     /// `0` when the operation may proceed, `2` when it is blocked.
@@ -161,6 +166,7 @@ impl Outcome {
             "reason": self.reason,
             "continue": self.continue_,
             "stopReason": self.stop_reason,
+            "toolRunsBeforeStop": self.tool_runs_before_stop,
             "systemMessage": self.system_message,
             "additionalContext": self.additional_context,
             "updatedInput": self.updated_input.clone().map(Value::Object),

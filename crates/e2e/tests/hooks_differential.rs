@@ -1,0 +1,141 @@
+//! The hooks toolkit against the real Claude Code, same settings, same call: where the two
+//! could differ (a PreToolUse `continue: false`; two hooks that both rewrite the input),
+//! `tokenjuice hooks run --host claude` must say what Claude does.
+
+mod support;
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+use support::{Spec, Wire};
+
+fn claude_session(
+    agent: &support::Agent,
+    work: &std::path::Path,
+    hooks: Value,
+    command: &str,
+) -> support::Outcome {
+    let home = work.join("home");
+    let project = work.join("project");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        json!({"permissions": {"allow": ["Bash(*)"]}, "hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let bin = agent.dir.join("node_modules/.bin");
+    let spec = Spec {
+        wire: Wire::Anthropic,
+        tool: "Bash".into(),
+        calls: vec![json!({"command": command, "description": "probe"})],
+        final_text: "done".into(),
+        model: "claude-sonnet-4-5".into(),
+        argv: vec![
+            bin.join("claude").display().to_string(),
+            "-p".into(),
+            "go".into(),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ],
+        env: vec![
+            ("HOME".into(), home.display().to_string()),
+            (
+                "PATH".into(),
+                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
+            ),
+            (
+                "ANTHROPIC_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}".into(),
+            ),
+            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
+            ("TERM".into(), "dumb".into()),
+        ],
+        cwd: project,
+        timeout: support::timeout(),
+        files: Vec::new(),
+    };
+    support::run(&spec, work)
+}
+
+fn toolkit(work: &std::path::Path, hooks: Value, command: &str) -> Value {
+    let home = work.join("toolkit-home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        json!({"hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let out = Command::new(support::tokenjuice())
+        .args([
+            "hooks",
+            "run",
+            "PreToolUse",
+            "--host",
+            "claude",
+            "--tool",
+            "Bash",
+            "--format",
+            "json",
+            "--input",
+        ])
+        .arg(json!({"command": command, "description": "probe"}).to_string())
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .current_dir(work)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn the_hooks_toolkit_decides_as_the_real_claude_code_does() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+
+    // 1. continue:false on PreToolUse: Claude runs the tool, then ends the session
+    let work = tmp.path().join("stop");
+    std::fs::create_dir_all(&work).unwrap();
+    let stop = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": "cat >/dev/null; printf '%s' '{\"continue\":false,\"stopReason\":\"enough\"}'"}]}]});
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let _ = claude_session(&agent, &work, stop.clone(), &cmd);
+    let v = toolkit(&work, stop, &cmd);
+    assert!(
+        marker.exists(),
+        "Claude did not run the tool after continue:false"
+    );
+    assert_eq!(
+        v["blocked"], false,
+        "the toolkit blocks where Claude runs the tool: {v}"
+    );
+    assert_eq!(v["continue"], false, "{v}");
+
+    // 2. two rewriting hooks: the one that finishes last wins, whole
+    let work = tmp.path().join("rewrite");
+    std::fs::create_dir_all(&work).unwrap();
+    let answer = |c: &str| {
+        format!("{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{{\"command\":\"{c}\"}}}}}}")
+    };
+    let rewrites = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("cat >/dev/null; sleep 0.5; printf '%s' '{}'", answer("echo slow"))},
+        {"type": "command", "command": format!("cat >/dev/null; printf '%s' '{}'", answer("echo fast"))},
+    ]}]});
+    let o = claude_session(&agent, &work, rewrites.clone(), "echo original");
+    let v = toolkit(&work, rewrites, "echo original");
+    let claude_ran = o
+        .results
+        .first()
+        .map(|r| r.text.trim().to_string())
+        .unwrap_or_default();
+    assert_eq!(claude_ran, "slow", "Claude's result: {o:?}");
+    assert_eq!(
+        v["updatedInput"]["command"], "echo slow",
+        "the toolkit: {v}"
+    );
+}
