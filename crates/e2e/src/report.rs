@@ -57,7 +57,11 @@ fn row(v: &Value) -> String {
     format!(
         "| {} | {} | {} | {} | {ok}/{total} | {saved} | {latency} |",
         v["host"].as_str().unwrap_or("?"),
-        v["version"].as_str().unwrap_or("?"),
+        v["version"]
+            .as_str()
+            .and_then(|t| t.lines().next())
+            .unwrap_or("?")
+            .trim_end_matches('.'),
         v["mechanism"].as_str().unwrap_or("?"),
         if compaction.is_empty() { "no" } else { "yes" },
     )
