@@ -24,14 +24,6 @@ fn setup(p: &Paths) {
     std::fs::write(path, settings.to_string()).unwrap();
 }
 
-fn args(s: &Scenario) -> Value {
-    let mut a = json!({"command": s.command, "description": s.name});
-    for (k, v) in s.extra.as_object().unwrap() {
-        a[k] = v.clone();
-    }
-    a
-}
-
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
@@ -48,25 +40,15 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "stream-json".into(),
             "--verbose".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!(
-                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
-                    bin.display(),
-                    p.tools.display()
-                ),
-            ),
-            (
-                "ANTHROPIC_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}".into(),
-            ),
-            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-            ("DISABLE_AUTOUPDATER".into(), "1".into()),
-        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[
+                ("ANTHROPIC_BASE_URL", "http://127.0.0.1:{PORT}"),
+                ("ANTHROPIC_API_KEY", "sk-e2e-fake"),
+                ("DISABLE_AUTOUPDATER", "1"),
+            ],
+        ),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -109,7 +91,7 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::Anthropic,
         mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::{json, Value};
 use support::drive::{self, Case, Paths};
-use support::scenarios::{self, Scenario};
+use support::scenarios;
 use support::{Agent, Spec, Wire};
 
 fn setup(p: &Paths) {
@@ -25,10 +25,6 @@ fn setup(p: &Paths) {
     std::fs::write(path, settings.to_string()).unwrap();
 }
 
-fn args(s: &Scenario) -> Value {
-    json!({"command": s.command, "description": s.name})
-}
-
 fn spec_yolo(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let mut s = spec(agent, p, calls);
     s.argv.truncate(4);
@@ -40,6 +36,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let cli = agent
         .dir
         .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let bin = agent.dir.join("node_modules/.bin");
     Spec {
         wire: Wire::OpenAiChat,
         tool: "Bash".into(),
@@ -55,23 +52,17 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "--permission-mode".into(),
             "dontAsk".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!("{}:/usr/local/bin:/usr/bin:/bin", p.tools.display()),
-            ),
-            (
-                "CODEBUDDY_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}/v1".into(),
-            ),
-            ("CODEBUDDY_API_KEY".into(), "e2e-fake".into()),
-            ("CODEBUDDY_MODEL".into(), "fake-model".into()),
-            ("DISABLE_TELEMETRY".into(), "1".into()),
-            ("SHELL".into(), "/bin/bash".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[
+                ("CODEBUDDY_BASE_URL", "http://127.0.0.1:{PORT}/v1"),
+                ("CODEBUDDY_API_KEY", "e2e-fake"),
+                ("CODEBUDDY_MODEL", "fake-model"),
+                ("DISABLE_TELEMETRY", "1"),
+                ("SHELL", "/bin/bash"),
+            ],
+        ),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -95,7 +86,7 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::OpenAiChat,
         mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

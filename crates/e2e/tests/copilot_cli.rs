@@ -5,9 +5,9 @@
 
 mod support;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use support::drive::{self, Case, Paths};
-use support::scenarios::{self, Scenario};
+use support::scenarios;
 use support::{Agent, Spec, Wire};
 
 fn setup(p: &Paths) {
@@ -19,10 +19,6 @@ fn setup(p: &Paths) {
         std::fs::create_dir_all(p.home.join(".cache")).unwrap();
         std::os::unix::fs::symlink(&shared, p.home.join(".cache/copilot")).unwrap();
     }
-}
-
-fn args(s: &Scenario) -> Value {
-    json!({"command": s.command, "description": s.name})
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
@@ -43,27 +39,17 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "--deny-tool".into(),
             "shell(touch)".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!(
-                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
-                    bin.display(),
-                    p.tools.display()
-                ),
-            ),
-            ("COPILOT_OFFLINE".into(), "true".into()),
-            (
-                "COPILOT_PROVIDER_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}/v1".into(),
-            ),
-            ("COPILOT_PROVIDER_API_KEY".into(), "e2e-fake".into()),
-            ("COPILOT_MODEL".into(), "fake-model".into()),
-            ("SHELL".into(), "/bin/bash".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[
+                ("COPILOT_OFFLINE", "true"),
+                ("COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:{PORT}/v1"),
+                ("COPILOT_PROVIDER_API_KEY", "e2e-fake"),
+                ("COPILOT_MODEL", "fake-model"),
+                ("SHELL", "/bin/bash"),
+            ],
+        ),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -99,7 +85,7 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::OpenAiChat,
         mechanism: "postToolUse hook: modifiedResult with the compacted text (the saved full output for large-output previews)",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

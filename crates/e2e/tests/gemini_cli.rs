@@ -32,14 +32,6 @@ fn setup(p: &Paths) {
     .unwrap();
 }
 
-fn args(s: &Scenario) -> Value {
-    let mut a = json!({"command": s.command, "description": s.name});
-    for (k, v) in s.extra.as_object().unwrap() {
-        a[k] = v.clone();
-    }
-    a
-}
-
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
@@ -56,25 +48,15 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "-p".into(),
             "run the commands".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!(
-                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
-                    bin.display(),
-                    p.tools.display()
-                ),
-            ),
-            (
-                "GOOGLE_GEMINI_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}".into(),
-            ),
-            ("GEMINI_API_KEY".into(), "e2e-fake".into()),
-            ("GEMINI_CLI_NO_RELAUNCH".into(), "1".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[
+                ("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:{PORT}"),
+                ("GEMINI_API_KEY", "e2e-fake"),
+                ("GEMINI_CLI_NO_RELAUNCH", "1"),
+            ],
+        ),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -111,7 +93,7 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::Gemini,
         mechanism: "AfterTool hook: tailToolCallRequest read_file of the compacted result",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

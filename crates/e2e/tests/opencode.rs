@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::{json, Value};
 use support::drive::{self, Case, Paths};
-use support::scenarios::{self, Scenario};
+use support::scenarios;
 use support::{Agent, Spec, Wire};
 
 fn config() -> Value {
@@ -46,10 +46,6 @@ fn setup(p: &Paths) {
     }
 }
 
-fn args(s: &Scenario) -> Value {
-    json!({"command": s.command, "description": s.name})
-}
-
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
@@ -63,21 +59,11 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "run".into(),
             "run the commands".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!(
-                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
-                    bin.display(),
-                    p.tools.display()
-                ),
-            ),
-            ("SHELL".into(), "/bin/bash".into()),
-            ("OPENCODE_DISABLE_AUTOUPDATE".into(), "1".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[("SHELL", "/bin/bash"), ("OPENCODE_DISABLE_AUTOUPDATE", "1")],
+        ),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: vec![(
@@ -106,7 +92,7 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::OpenAiChat,
         mechanism: "plugin: tool.execute.after replaces the bash result with the compacted text",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::{json, Value};
 use support::drive::{self, Case, Paths};
-use support::scenarios::{self, Scenario};
+use support::scenarios;
 use support::{Agent, Spec, Wire};
 
 fn setup(p: &Paths) {
@@ -20,10 +20,6 @@ fn setup(p: &Paths) {
     std::fs::create_dir_all(&dir).unwrap();
     // the port is filled in by the session (files with {PORT})
     std::fs::write(dir.join("models.json.in"), models.to_string()).unwrap();
-}
-
-fn args(s: &Scenario) -> Value {
-    json!({"command": s.command})
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
@@ -45,21 +41,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "-p".into(),
             "run the commands".into(),
         ],
-        env: vec![
-            ("HOME".into(), p.home.display().to_string()),
-            (
-                "PATH".into(),
-                format!(
-                    "{}:{}:/usr/local/bin:/usr/bin:/bin",
-                    bin.display(),
-                    p.tools.display()
-                ),
-            ),
-            ("PI_OFFLINE".into(), "1".into()),
-            ("SHELL".into(), "/bin/bash".into()),
-            ("TERM".into(), "dumb".into()),
-            ("LANG".into(), "C.UTF-8".into()),
-        ],
+        env: support::agent_env(p, &bin, &[("PI_OFFLINE", "1"), ("SHELL", "/bin/bash")]),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: vec![(p.home.join(".pi/agent/models.json"), models)],
@@ -83,7 +65,7 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
         wire: Wire::OpenAiChat,
         mechanism: "extension: tool_result replaced by the compacted text",
         scenarios: scs,
-        args,
+        args: support::tool_args,
         setup,
         spec,
         report: true,

@@ -251,3 +251,33 @@ pub fn write_report(host: &str, report: &Value) {
     )
     .unwrap();
 }
+
+/// The usual shell-tool arguments: the command, the scenario's name as the description,
+/// and the scenario's extra arguments.
+pub fn tool_args(s: &scenarios::Scenario) -> Value {
+    let mut a = serde_json::json!({"command": s.command, "description": s.name});
+    for (k, v) in s.extra.as_object().into_iter().flatten() {
+        a[k] = v.clone();
+    }
+    a
+}
+
+/// The environment every agent gets: the temp HOME, the agent's bin folder and the
+/// agent-only tools first on PATH, a dumb terminal, UTF-8; then the agent's own variables.
+pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("HOME".to_string(), p.home.display().to_string()),
+        (
+            "PATH".to_string(),
+            format!(
+                "{}:{}:/usr/local/bin:/usr/bin:/bin",
+                bin.display(),
+                p.tools.display()
+            ),
+        ),
+        ("TERM".to_string(), "dumb".to_string()),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+    ];
+    env.extend(own.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    env
+}
