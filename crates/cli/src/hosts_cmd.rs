@@ -163,10 +163,10 @@ pub fn entry(args: Vec<String>) -> i32 {
         eprintln!("error: unrecognized subcommand '{name}'\n\nUsage: tokenjuice <COMMAND>\n\nFor more information, try '--help'.");
         return 2;
     };
-    if spec.mechanism == Mechanism::Unsupported {
+    if matches!(spec.mechanism, Mechanism::Unsupported | Mechanism::BashEnv) {
         // An older install still calls this: change nothing (its rewrite changed what the
         // agent allowed) and say how to remove it.
-        eprintln!("tokenjuice: {} is not supported any more (`tokenjuice doctor {}` says why); run `tokenjuice uninstall {}` to remove this hook", spec.id, spec.id, spec.id);
+        eprintln!("tokenjuice: this {} hook is no longer used (`tokenjuice doctor {}` says why and what to do)", spec.id, spec.id);
         println!("{}", tokenjuice_hosts::entry::no_change(spec));
         return 0;
     }

@@ -2,6 +2,7 @@
 
 mod capture;
 mod child;
+mod codex_filter;
 mod hooks_cmd;
 mod hosts_cmd;
 mod prefix;
@@ -219,6 +220,9 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(host) = prefix::requested(&args) {
         std::process::exit(prefix::run(&host, &args));
+    }
+    if codex_filter::requested(&args).is_some() {
+        std::process::exit(codex_filter::run(&args));
     }
     let cli = Cli::parse();
     let code = match cli.cmd {

@@ -27,7 +27,6 @@ const HOOK_HOSTS: &[&str] = &[
 
 /// The hosts it refuses (`install` fails), with their config file under HOME.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("codex", ".codex/hooks.json"),
     ("qwen-code", ".qwen/settings.json"),
     ("droid", ".factory/settings.json"),
 ];

@@ -3,7 +3,7 @@
 //! install over the user's own hooks (with a sibling in our matcher group), legacy
 //! migration, idempotent reinstall, uninstall, malformed files refused untouched, symlinks
 //! and file modes, each host's config-dir variables, and the hosts tokenjuice refuses to
-//! install into (codex, qwen-code, droid) while still removing an older hook of theirs.
+//! install into (qwen-code, droid) while still removing an older hook of theirs.
 
 mod hosts_support;
 
@@ -124,7 +124,6 @@ const CASES: &[Case] = &[
 
 /// Hosts tokenjuice refuses to install into: (id, config-dir variable, file under it).
 const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
-    ("codex", Some("CODEX_HOME"), "hooks.json"),
     ("qwen-code", None, "settings.json"),
     ("droid", Some("FACTORY_HOME"), "settings.json"),
 ];

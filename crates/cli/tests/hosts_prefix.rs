@@ -287,12 +287,12 @@ fn install_keeps_the_users_prefix_running_doctor_proves_it_and_uninstall_gives_i
 }
 
 #[test]
-fn codex_is_refused_and_nothing_is_written() {
+fn droid_is_refused_and_nothing_is_written() {
     let w = World::new();
-    let out = w.run(&["install", "codex"]);
+    let out = w.run(&["install", "droid"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let err = stderr(&out);
-    assert!(err.contains("does not install into codex"), "{err}");
-    assert!(!w.home.join(".codex").exists(), "no file, no folder");
+    assert!(err.contains("does not install into droid"), "{err}");
+    assert!(!w.home.join(".factory").exists(), "no file, no folder");
     assert_eq!(files_under(&w.home), Vec::<PathBuf>::new());
 }

@@ -11,7 +11,6 @@ const END: &str = "<!-- e2e-table:end -->";
 
 /// Hosts with no real-agent run, and why (kept beside the measured rows).
 const NOT_RUN: &[(&str, &str)] = &[
-    ("codex", "not supported: a PreToolUse rewrite needs `allow` and Codex then checks its exec policy on the rewritten command (a forbidden `rm` ran); `install` refuses"),
     ("qwen-code", "not supported: no hook can change a result and there is no shell prefix; `install` refuses"),
     ("droid", "not supported: Droid re-checks a rewritten command's risk (`exec` below `--auto high` refused everything); `install` refuses"),
     ("cursor", "not run: Cursor's CLI does not install here; contract tests only"),

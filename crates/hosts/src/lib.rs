@@ -15,6 +15,7 @@
 //! Layering: this crate uses `tokenjuice-core` (shell quoting and parsing, compaction for
 //! post-tool hosts) and `tokenjuice-hooks` (dialects, payloads, the runner); the CLI uses it.
 
+pub mod codex_env;
 pub mod doctor;
 pub mod edit;
 pub mod entry;
@@ -120,6 +121,9 @@ pub fn install(target: Target, local: bool, env: &Env) -> Result<Report> {
 }
 
 fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Report> {
+    if spec.mechanism == Mechanism::BashEnv {
+        return install_bash_env(spec, local, env);
+    }
     if spec.mechanism == Mechanism::Unsupported {
         return Err(HostsError::Unsupported {
             host: spec.id,
@@ -202,8 +206,63 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
     })
 }
 
+fn install_bash_env(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Report> {
+    let (launcher, why) = launcher::resolve(local, env)?;
+    let mut lines = codex_env::install(&launcher.path, env)?;
+    // an older tokenjuice PreToolUse rewrite changed what Codex allowed: take it out
+    let hooks = paths::config_path(&spec.anchor, spec.file, env)?;
+    let loaded = files::load(&hooks)?;
+    if loaded.text.is_some() {
+        let root = files::parse_object(&loaded)?;
+        let (root, removed) = edit::uninstall(spec, root, &hooks)?;
+        if removed > 0 {
+            files::store(
+                &loaded,
+                Some(&files::render_json_like(&root, loaded.text.as_deref())),
+            )?;
+            lines.push(format!(
+                "removed the older tokenjuice PreToolUse hook from {}",
+                hooks.display()
+            ));
+        }
+    }
+    lines.push(format!("launcher: {} ({why})", launcher.path));
+    if let Some(n) = spec.note {
+        lines.push(format!("note: {n}"));
+    }
+    lines.push(format!("check it with `tokenjuice doctor {}`", spec.id));
+    Ok(Report {
+        host: spec.id,
+        path: codex_env::paths(env)?.config,
+        changed: true,
+        lines,
+    })
+}
+
 /// `tokenjuice uninstall <host>`.
 pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
+    if let Target::Hook(spec) = target {
+        if spec.mechanism == Mechanism::BashEnv {
+            let changed = codex_env::uninstall(env)?;
+            let mut report = uninstall_entries(target, env)?;
+            let config = codex_env::paths(env)?.config;
+            if changed {
+                report.lines.insert(
+                    0,
+                    format!(
+                        "removed BASH_ENV (and the script) from {}",
+                        config.display()
+                    ),
+                );
+            }
+            report.changed |= changed;
+            return Ok(report);
+        }
+    }
+    uninstall_entries(target, env)
+}
+
+fn uninstall_entries(target: Target, env: &Env) -> Result<Report> {
     let (id, path) = match target {
         Target::Hook(s) => (s.id, paths::config_path(&s.anchor, s.file, env)?),
         Target::Guidance(s) => (s.id, paths::config_path(&s.anchor, s.file, env)?),

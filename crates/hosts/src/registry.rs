@@ -16,6 +16,9 @@ pub enum Mechanism {
     Extension,
     /// A marked block in an instruction file telling the model to use `tokenjuice wrap`.
     Guidance,
+    /// Codex: `BASH_ENV` set for the agent's commands through its `shell_environment_policy`;
+    /// bash runs the command unchanged and its output goes through `tokenjuice --codex-filter`.
+    BashEnv,
     /// No mechanism changes only the output in this host's version: `install` refuses and
     /// says why (the row's `note`); `doctor` and `uninstall` still find an older entry.
     Unsupported,
@@ -34,6 +37,7 @@ impl Mechanism {
             Mechanism::Guidance => "guidance",
             Mechanism::ShellPrefix => "shell prefix",
             Mechanism::Unsupported => "not supported",
+            Mechanism::BashEnv => "BASH_ENV",
         }
     }
 }
@@ -242,7 +246,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "codex",
         display: "Codex CLI",
         aliases: &["codex-cli"],
-        mechanism: Mechanism::Unsupported,
+        mechanism: Mechanism::BashEnv,
         anchor: Anchor::Home {
             env: &["CODEX_HOME"],
             dir: ".codex",
@@ -263,8 +267,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Codex,
-        note: Some("in Codex 0.169 a PreToolUse rewrite is honoured only with permissionDecision \"allow\", and Codex then checks its exec policy and approval on the rewritten command: a forbidden prefix_rule (rm) no longer matched and the command ran; no shell-prefix setting exists. A BASH_ENV filter set through shell_environment_policy was proven to keep the rules but is not built yet"),
-        proven: None,
+        note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held up to 5 s, then streams unreduced; shells other than bash and tty sessions are left alone"),
+        proven: Some(("codex", &["0.169"])),
     },
     HookSpec {
         id: "pi",

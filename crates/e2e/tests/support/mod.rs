@@ -277,6 +277,9 @@ pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(Str
         ),
         ("TERM".to_string(), "dumb".to_string()),
         ("LANG".to_string(), "C.UTF-8".to_string()),
+        // any shell the user starts an agent from sets it (bash reads BASH_ENV for Codex's
+        // commands only with it set; see docs/hosts.md)
+        ("SHLVL".to_string(), "1".to_string()),
     ];
     env.extend(own.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     env

@@ -134,6 +134,21 @@ pub fn normalize(text: &str) -> String {
         res.push_str(rest);
         out = res;
     }
+    // Codex's per-call header: a chunk id and the wall time
+    let out: String = out
+        .lines()
+        .map(|l| {
+            if l.starts_with("Chunk ID: ") {
+                "Chunk ID: N".to_string()
+            } else if l.starts_with("Wall time: ") && l.ends_with(" seconds") {
+                "Wall time: N seconds".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if out.ends_with('\n') { "\n" } else { "" };
     // files a host names per run (Copilot's saved output: time, pid and a uuid in the name)
     let mut res = String::with_capacity(out.len());
     let mut rest = out.as_str();

@@ -3,6 +3,7 @@
 //! engine with the sample payload the host would send, and runs the rewritten command to
 //! see it go through `wrap` and keep the exit code.
 
+mod codex;
 mod extension;
 mod guidance_check;
 mod hook;
@@ -139,6 +140,7 @@ impl Diagnosis {
 
 pub fn diagnose(target: Target, env: &Env) -> Diagnosis {
     match target {
+        Target::Hook(spec) if spec.mechanism == Mechanism::BashEnv => codex::diagnose(spec, env),
         Target::Hook(spec) => match spec.shape {
             Shape::OwnedFile { template } => extension::diagnose(spec, template, env),
             _ => hook::diagnose(spec, env),

@@ -1,0 +1,230 @@
+//! `tokenjuice --codex-filter=<nonce> '<command>'`: the reading end of Codex's BASH_ENV hook.
+//!
+//! Codex runs every model command as `bash -c '<command>'` with the environment from
+//! `shell_environment_policy`; tokenjuice sets `BASH_ENV` there to a script of ours. Bash
+//! sources it before the command: the script runs the command unchanged in a subshell of
+//! that same bash (Codex's PATH, working directory, snapshot and sandbox), sends its output
+//! through this filter followed by an exit marker carrying a per-run nonce, and exits with
+//! the command's status. Permissions were decided by Codex on the command as the model wrote
+//! it, before bash started.
+//!
+//! The filter holds the output until the marker (then prints the reduction, only when it is
+//! smaller, with no exit line: Codex prints `Process exited with code N`) or until 5 seconds
+//! have passed (then it prints what it has and passes the rest through as it comes, so
+//! servers and watchers stream as before). After the marker it returns at once, and a
+//! detached copy of itself keeps passing through whatever a background job the command left
+//! behind still writes, as Codex's pipe would have taken it.
+
+use std::io::{Read, Write};
+use std::os::fd::AsFd;
+use std::time::{Duration, Instant};
+
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use tokenjuice_core::budget::{self, HostCut};
+use tokenjuice_core::compact::{compact_text, Finish, Request};
+
+/// How long the output is held before it streams through unreduced.
+const HOLD: Duration = Duration::from_secs(5);
+/// More than this is not held in memory: it streams through.
+const MAX_HELD: usize = 64 << 20;
+/// Codex 0.169 keeps ~10,000 tokens of a result (head and tail); in characters, with room.
+const CUT: HostCut = HostCut {
+    cut_chars: 30_000,
+    over_cut_keeps: 30_000,
+    fail_cut_chars: 30_000,
+    fail_over_cut_keeps: 30_000,
+    max_lines: usize::MAX,
+};
+
+/// The nonce of `--codex-filter=<nonce>` when argv starts with it.
+pub fn requested(args: &[std::ffi::OsString]) -> Option<String> {
+    let first = args.get(1)?.to_str()?;
+    first.strip_prefix("--codex-filter=").map(str::to_string)
+}
+
+fn marker_prefix(nonce: &str) -> Vec<u8> {
+    format!("\x1eTJEXIT:{nonce}:").into_bytes()
+}
+
+/// The exit code and where the marker starts, when `buf` ends with a whole marker.
+fn find_marker(buf: &[u8], prefix: &[u8]) -> Option<(usize, i32)> {
+    let end = buf.len().checked_sub(1)?;
+    if buf[end] != 0x1e {
+        return None;
+    }
+    let start = buf[..end]
+        .windows(prefix.len())
+        .rposition(|w| w == prefix)?;
+    let code = std::str::from_utf8(&buf[start + prefix.len()..end]).ok()?;
+    Some((start, code.parse().ok()?))
+}
+
+pub fn run(args: &[std::ffi::OsString]) -> i32 {
+    let nonce = requested(args).unwrap_or_default();
+    let command = args
+        .get(2)
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = marker_prefix(&nonce);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut held: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let started = Instant::now();
+    loop {
+        let left = HOLD.saturating_sub(started.elapsed());
+        if left.is_zero() || held.len() > MAX_HELD {
+            return stream_through(&held, &mut input, &prefix);
+        }
+        let ms = u16::try_from(left.as_millis().min(1000)).unwrap_or(1000);
+        let ready = {
+            let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+            matches!(poll(&mut fds, PollTimeout::from(ms)), Ok(n) if n > 0)
+        };
+        if !ready {
+            continue;
+        }
+        match input.read(&mut chunk) {
+            Ok(0) => {
+                // no marker: the command's shell went away (killed); give back what came
+                let _ = std::io::stdout().write_all(&held);
+                return 0;
+            }
+            Ok(n) => held.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => {
+                let _ = std::io::stdout().write_all(&held);
+                return 0;
+            }
+        }
+        if let Some((at, code)) = find_marker(&held, &prefix) {
+            held.truncate(at);
+            print_reduced(&command, &held, code);
+            drain_detached(&mut input);
+            return 0;
+        }
+    }
+}
+
+fn print_reduced(command: &str, raw: &[u8], code: i32) {
+    let text = std::panic::catch_unwind(|| {
+        let rules = crate::rules_env::load_for_run();
+        let req = Request {
+            tool_name: "exec",
+            command: Some(command),
+            ..Request::default()
+        };
+        let fin = Finish {
+            source: Some("codex".into()),
+            host_prints_exit: true,
+            ..Finish::default()
+        };
+        let (_, result) = compact_text(&req, &rules.rules, raw, code, &fin);
+        let raw_chars = String::from_utf8_lossy(raw).chars().count();
+        let passed = result
+            .compaction
+            .kinds
+            .iter()
+            .any(|k| k.ends_with("passthrough"));
+        let mut text = result.inline_text;
+        if passed || text.chars().count() >= raw_chars {
+            return None;
+        }
+        let limit = CUT.budget(raw_chars, code != 0);
+        if text.chars().count() > limit {
+            text = budget::fit(
+                &text,
+                limit,
+                usize::MAX,
+                "rerun it through `tokenjuice wrap --raw --` for all",
+            );
+        }
+        Some(text)
+    });
+    let mut out = std::io::stdout().lock();
+    match text {
+        Ok(Some(t)) => {
+            let _ = out.write_all(t.as_bytes());
+            if !t.ends_with('\n') {
+                let _ = out.write_all(b"\n");
+            }
+        }
+        _ => {
+            let _ = out.write_all(raw);
+        }
+    }
+    let _ = out.flush();
+}
+
+/// Past the hold: what is held, then everything as it comes, the marker left out.
+fn stream_through(held: &[u8], input: &mut impl Read, prefix: &[u8]) -> i32 {
+    let mut out = std::io::stdout().lock();
+    let mut pending: Vec<u8> = held.to_vec();
+    let mut chunk = vec![0u8; 64 * 1024];
+    // at most a marker's length is kept back, in case it is the marker's start
+    let keep = prefix.len() + 16;
+    loop {
+        if let Some((at, _)) = find_marker(&pending, prefix) {
+            let _ = out.write_all(&pending[..at]);
+            let _ = out.flush();
+            drop(out);
+            drain_detached(input);
+            return 0;
+        }
+        if pending.len() > keep {
+            let cut = pending.len() - keep;
+            if out.write_all(&pending[..cut]).is_err() {
+                return 0;
+            }
+            let _ = out.flush();
+            pending.drain(..cut);
+        }
+        match input.read(&mut chunk) {
+            Ok(0) | Err(_) => {
+                let _ = out.write_all(&pending);
+                return 0;
+            }
+            Ok(n) => pending.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// Keep passing through what a background job of the command still writes, in a detached
+/// process, so that the command's shell returns now (as without us) and the job is not
+/// killed by a closed pipe.
+fn drain_detached(input: &mut impl Read) {
+    // SAFETY: the filter is single-threaded here; the child only reads, writes and exits.
+    if let Ok(nix::unistd::ForkResult::Child) = unsafe { nix::unistd::fork() } {
+        let _ = nix::unistd::setsid();
+        let mut chunk = vec![0u8; 16 * 1024];
+        let mut out = std::io::stdout();
+        while let Ok(n) = input.read(&mut chunk) {
+            if n == 0
+                || out
+                    .write_all(&chunk[..n])
+                    .and_then(|_| out.flush())
+                    .is_err()
+            {
+                break;
+            }
+        }
+        std::process::exit(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_marker_is_found_only_whole_at_the_end() {
+        let p = marker_prefix("42");
+        let mut b = b"out\n".to_vec();
+        b.extend_from_slice(&p);
+        b.extend_from_slice(b"3\x1e");
+        assert_eq!(find_marker(&b, &p), Some((4, 3)));
+        assert_eq!(find_marker(&b[..b.len() - 1], &p), None);
+        let other = marker_prefix("43");
+        assert_eq!(find_marker(&b, &other), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! Codex on the real binary: `install codex` sets BASH_ENV for Codex's commands in
+//! config.toml (keeping every byte the user wrote), writes the script, takes out an older
+//! rewriting hook; bash with that BASH_ENV runs the command unchanged and prints the
+//! compacted output with the command's exit code; a user's earlier BASH_ENV still runs;
+//! uninstall gives back the config byte for byte; doctor proves it.
+
+mod hosts_support;
+
+use std::process::Command;
+
+use hosts_support::*;
+
+const CONFIG: &str = "# mine\nmodel = \"gpt-5.5\"   # keep this comment\n\n[shell_environment_policy]\ninherit = \"all\"\n\n[profiles.x]\nmodel = \"o3\"\n";
+
+fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(cmd)
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("BASH_ENV", bash_env)
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() {
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    // an older install's rewriting hook, and a user's own BASH_ENV file
+    let user_env = w.tmp.path().join("user_env.sh");
+    std::fs::write(&user_env, "export FROM_USER_ENV=yes\n").unwrap();
+    let with_user = CONFIG.replace(
+        "inherit = \"all\"\n",
+        &format!(
+            "inherit = \"all\"\nset = {{ BASH_ENV = \"{}\" }}\n",
+            user_env.display()
+        ),
+    );
+    std::fs::write(dir.join("config.toml"), &with_user).unwrap();
+    std::fs::write(
+        dir.join("hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"tokenjuice codex-pre-tool-use --wrap-launcher tokenjuice","statusMessage":"wrapping bash through tokenjuice for compaction"}]}]}}"#,
+    )
+    .unwrap();
+    let out = w.run(&["install", "codex", "--local"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let config = w.read(&dir.join("config.toml"));
+    let script = dir.join("tokenjuice/bash_env.sh");
+    assert!(
+        config.contains(&format!("BASH_ENV = \"{}\"", script.display())),
+        "{config}"
+    );
+    assert!(
+        config.starts_with("# mine\nmodel = \"gpt-5.5\"   # keep this comment\n"),
+        "{config}"
+    );
+    assert!(config.contains("[profiles.x]\nmodel = \"o3\""), "{config}");
+    assert!(
+        !w.read(&dir.join("hooks.json"))
+            .contains("codex-pre-tool-use"),
+        "the old rewrite is gone"
+    );
+    // twice = once
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    assert_eq!(w.read(&dir.join("config.toml")), config);
+
+    let env = script.display().to_string();
+    let (text, code) = bash_with(&w, &env, "seq 1 3000; echo 'error: disk full' >&2; exit 3");
+    assert_eq!(code, 3);
+    assert!(
+        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("exit ")),
+        "Codex prints the exit line: {text}"
+    );
+    // small output: byte for byte; the user's BASH_ENV ran first and stays for child scripts
+    let (text, code) = bash_with(
+        &w,
+        &env,
+        "echo \"$FROM_USER_ENV\"; echo $BASH_ENV; mytool-missing 2>&1; exit 4",
+    );
+    assert_eq!(code, 4);
+    assert_eq!(
+        text,
+        format!(
+            "yes\n{}\nbash: line 1: mytool-missing: command not found\n",
+            user_env.display()
+        ),
+        "same text as bash -c would give"
+    );
+
+    let out = w.run(&["doctor", "codex"]);
+    let report = stdout(&out);
+    assert!(report.contains("health: ok"), "{report}");
+    assert!(report.contains("kept exit code 3"), "{report}");
+
+    assert!(w.run(&["uninstall", "codex"]).status.success());
+    assert_eq!(
+        w.read(&dir.join("config.toml")),
+        with_user,
+        "uninstall gives the config back"
+    );
+    assert!(!script.exists());
+}
+
+#[test]
+fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "[shell_environment_policy]\ninclude_only = [\"PATH\", \"HOME\"]\n";
+    std::fs::write(dir.join("config.toml"), text).unwrap();
+    let out = w.run(&["install", "codex", "--local"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("include_only"), "{}", stderr(&out));
+    assert_eq!(w.read(&dir.join("config.toml")), text);
+    let bad = "model = [\n";
+    std::fs::write(dir.join("config.toml"), bad).unwrap();
+    assert_eq!(
+        w.run(&["install", "codex", "--local"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(w.read(&dir.join("config.toml")), bad);
+}

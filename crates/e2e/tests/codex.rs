@@ -1,0 +1,103 @@
+//! Codex CLI (pinned in e2e/agents.lock), with and without `tokenjuice install codex`: the
+//! BASH_ENV script must hand the model compacted output while Codex's exec-policy rules,
+//! sandbox, PATH and `workdir` decide and behave exactly as without tokenjuice.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::drive::{self, Case, Paths};
+use support::scenarios::{self, Judge, Scenario};
+use support::{Agent, Spec, Wire};
+
+fn setup(p: &Paths) {
+    let dir = p.home.join(".codex");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    // {PORT} is filled in when the session starts (see spec)
+    std::fs::write(
+        dir.join("config.toml"),
+        "model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{PORT}/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_KEY\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("rules/default.rules"),
+        "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\", justification=\"no rm\")\nprefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\")\nprefix_rule(pattern=[\"touch\"], decision=\"prompt\")\n",
+    )
+    .unwrap();
+}
+
+fn args(s: &Scenario) -> Value {
+    let mut a = json!({"cmd": s.command});
+    for (k, v) in s.extra.as_object().into_iter().flatten() {
+        a[k] = v.clone();
+    }
+    a
+}
+
+fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    let config = p.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    Spec {
+        wire: Wire::OpenAiResponses,
+        tool: "exec_command".into(),
+        calls,
+        final_text: "done".into(),
+        model: "gpt-5.5".into(),
+        argv: vec![
+            bin.join("codex").display().to_string(),
+            "exec".into(),
+            "--skip-git-repo-check".into(),
+            "-s".into(),
+            "workspace-write".into(),
+            "run the commands".into(),
+        ],
+        env: support::agent_env(
+            p,
+            &bin,
+            &[
+                ("CODEX_HOME", &p.home.join(".codex").display().to_string()),
+                ("FAKE_KEY", "e2e-fake"),
+                ("SHELL", "/bin/bash"),
+            ],
+        ),
+        cwd: p.project.clone(),
+        timeout: support::timeout(),
+        files: vec![(config, text)],
+    }
+}
+
+#[test]
+fn codex_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    // Codex reads a command's stdout and stderr from two pipes and orders them differently
+    // from run to run by itself
+    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
+        if s.name == "non-zero exit" {
+            s.judge = Judge::SameLines;
+        }
+        s
+    }));
+    scs.extend(scenarios::permissions());
+    scs.push(Scenario {
+        name: "workdir argument",
+        command: "pwd".into(),
+        extra: json!({"workdir": "sub"}),
+        judge: Judge::Same,
+    });
+    scs.extend(scenarios::latency());
+    let case = Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism: "BASH_ENV (shell_environment_policy.set) script: the command runs unchanged, its output through tokenjuice",
+        scenarios: scs,
+        args,
+        setup,
+        spec,
+        report: true,
+        version: |a| vec![a.dir.join("node_modules/.bin/codex").display().to_string(), "--version".into()],
+    };
+    drive::compare(&case, &agent);
+}
