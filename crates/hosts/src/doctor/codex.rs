@@ -6,7 +6,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use super::{install_fix, probe_dir, Diagnosis, Health};
+use super::{install_fix, probe_dir_or_warn, Diagnosis, Health};
 use crate::codex_env;
 use crate::edit;
 use crate::env::{is_executable, Env};
@@ -87,12 +87,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
 }
 
 fn probe(d: &mut Diagnosis, script: &std::path::Path, id: &str) {
-    let Some(dir) = probe_dir() else {
-        d.problem(
-            Health::Warn,
-            "could not create a temporary directory for the probe",
-            "check TMPDIR",
-        );
+    let Some(dir) = probe_dir_or_warn(d) else {
         return;
     };
     let noisy = "for i in $(seq 1 300); do echo \"downloading chunk $i of 300\"; done; echo 'error: tokenjuice-doctor-probe'; exit 3";

@@ -14,7 +14,8 @@ use tokenjuice_hooks::{
 };
 
 use super::{
-    install_fix, prefix, probe_dir, run_rewritten, Diagnosis, Health, PROBE_COMMAND, PROBE_TIMEOUT,
+    install_fix, prefix, probe_dir_or_warn, run_rewritten, Diagnosis, Health, PROBE_COMMAND,
+    PROBE_TIMEOUT,
 };
 use crate::edit;
 use crate::env::{is_executable, Env};
@@ -460,12 +461,7 @@ fn entry_indices(location: &str) -> (usize, usize) {
 }
 
 fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
-    let Some(dir) = probe_dir() else {
-        d.problem(
-            Health::Warn,
-            "could not create a temporary directory for the probe",
-            "check TMPDIR",
-        );
+    let Some(dir) = probe_dir_or_warn(d) else {
         return;
     };
     let dialect = spec.dialect.dialect();

@@ -187,6 +187,19 @@ fn run_with_deadline(line: &str, cwd: &Path) -> std::io::Result<Option<std::proc
 pub const PROBE_MARKER: &str = "tokenjuice-doctor-probe";
 const PROBE_COMMAND: &str = "printf 'tokenjuice-doctor-probe\\n'; exit 3";
 
+/// A temporary folder for a probe, or a warning saying the probe could not run.
+fn probe_dir_or_warn(d: &mut Diagnosis) -> Option<tempfile::TempDir> {
+    let dir = probe_dir();
+    if dir.is_none() {
+        d.problem(
+            Health::Warn,
+            "could not create a temporary directory for the probe",
+            "check TMPDIR",
+        );
+    }
+    dir
+}
+
 fn probe_dir() -> Option<tempfile::TempDir> {
     tempfile::Builder::new()
         .prefix("tokenjuice-doctor-")

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use super::{install_fix, probe_dir, Diagnosis, Health};
+use super::{install_fix, probe_dir_or_warn, Diagnosis, Health};
 use crate::env::is_executable;
 use crate::prefix_env;
 use crate::registry::PrefixSpec;
@@ -89,12 +89,7 @@ pub(super) fn run(cmd: &mut Command, limit: Duration) -> Option<std::process::Ou
 }
 
 fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str>) {
-    let Some(dir) = probe_dir() else {
-        d.problem(
-            Health::Warn,
-            "could not create a temporary directory for the probe",
-            "check TMPDIR",
-        );
+    let Some(dir) = probe_dir_or_warn(d) else {
         return;
     };
     let cwd_file = dir.path().join("cwd");
