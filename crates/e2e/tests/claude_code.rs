@@ -14,7 +14,7 @@ fn setup(p: &Paths) {
         "permissions": {
             "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
-                      "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)"],
+                      "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)", "Bash(export:*)"],
             "deny": ["Bash(rm:*)"],
             "ask": ["Bash(git push:*)"]
         }

@@ -13,7 +13,7 @@ use support::{Agent, Spec, Wire};
 fn setup(p: &Paths) {
     let allowed: Vec<String> = [
         "seq", "git log", "ls", "python3", "echo", "printf", "tr", "cat", "cd", "pwd", "mytool",
-        "true", "sleep", "exit",
+        "true", "sleep", "exit", "export",
     ]
     .iter()
     .map(|c| format!("run_shell_command({c})"))

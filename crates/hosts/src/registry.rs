@@ -378,7 +378,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
-        proven: None,
+        proven: Some(("copilot", &["1.0"])),
     },
     HookSpec {
         id: "vscode-copilot",
@@ -486,7 +486,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
-        proven: None,
+        proven: Some(("opencode", &["1.18"])),
     },
 ];
 

@@ -90,6 +90,16 @@ pub fn semantics() -> Vec<Scenario> {
             "cat <<'EOF'\nliteral $HOME `x`\nEOF",
             Judge::Same,
         ),
+        s(
+            "export",
+            "export TJ_E2E_VAR=kept && echo \"set=$TJ_E2E_VAR\"",
+            Judge::Same,
+        ),
+        s(
+            "export persisted",
+            "echo \"v=${TJ_E2E_VAR:-unset}\"",
+            Judge::Same,
+        ),
         s("cd into sub", "cd sub && pwd", Judge::Same),
         s("cd persisted", "pwd", Judge::Same),
         s("tool on the agent's PATH", "mytool hello", Judge::Same),

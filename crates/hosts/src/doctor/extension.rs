@@ -88,6 +88,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, template: &str, env: &Env) -> Di
     let prefix = crate::launcher::prefix_for(&launcher);
     // pi and opencode both hand the result to `reduce-json --source <host>`
     probe_reduce_json(&mut d, &prefix, spec.id);
+    super::hook::version(&mut d, spec, env);
     d
 }
 
