@@ -153,12 +153,18 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
             noisy.len()
         ));
     }
-    let times = |r: &Run| scenarios::probe_median_ms(&r.outcome.call_times_ms(case.wire), n);
+    let probes = case
+        .scenarios
+        .iter()
+        .filter(|s| s.name == "latency probe")
+        .count();
+    let times =
+        |r: &Run| scenarios::probe_median_ms(&r.outcome.call_times_ms(case.wire), n, probes);
     let (lat_without, lat_with) = (times(&without), times(&with));
     eprintln!(
         "{} time per trivial command in the host (median of {}): {lat_without:?} ms without, {lat_with:?} ms with tokenjuice",
         case.host,
-        scenarios::LATENCY_PROBES
+        probes
     );
     let argv = (case.version)(agent);
     let version = Command::new(&argv[0])

@@ -284,21 +284,28 @@ fn clip(s: &str) -> String {
 
 /// Trivial commands whose time in the host, with and without tokenjuice, gives the latency
 /// tokenjuice adds per command.
-pub const LATENCY_PROBES: usize = 10;
+/// How many: 10, or `TOKENJUICE_E2E_PROBES` (the bench asks for more, for a steadier median).
+pub fn latency_probes() -> usize {
+    std::env::var("TOKENJUICE_E2E_PROBES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n: &usize| (1..=500).contains(n))
+        .unwrap_or(10)
+}
 
 pub fn latency() -> Vec<Scenario> {
     // distinct commands: some hosts stop a session that repeats one call (loop detection)
-    (0..LATENCY_PROBES)
+    (0..latency_probes())
         .map(|i| s("latency probe", &format!("true {i}"), Judge::Same))
         .collect()
 }
 
-/// Median of the host's time for the latency probes (the last `LATENCY_PROBES` calls).
-pub fn probe_median_ms(call_times: &[u64], total_calls: usize) -> Option<u64> {
-    if call_times.len() < total_calls || total_calls < LATENCY_PROBES {
+/// Median of the host's time for the latency probes (the last `n` calls).
+pub fn probe_median_ms(call_times: &[u64], total_calls: usize, n: usize) -> Option<u64> {
+    if n == 0 || call_times.len() < total_calls || total_calls < n {
         return None;
     }
-    let mut t: Vec<u64> = call_times[total_calls - LATENCY_PROBES..total_calls].to_vec();
+    let mut t: Vec<u64> = call_times[total_calls - n..total_calls].to_vec();
     t.sort_unstable();
     Some(t[t.len() / 2])
 }
