@@ -26,7 +26,7 @@ use tokenjuice_core::result::CompactResult;
     long_about = "tokenjuice runs a command (or reads its output) and prints a shorter, faithful version: \
 every error, failing test, diagnostic location and summary count stays; progress bars, passing tests and \
 repeated lines go. The exit code is always the command's.",
-    after_help = "Examples:\n  tokenjuice wrap -- cargo test\n  tokenjuice wrap --format json --trace -- \"$SHELL\" -lc \"git status --short\"\n  cargo build 2>&1 | tokenjuice reduce --source-command \"cargo build\" --exit-code 101"
+    after_help = "Examples:\n  tokenjuice wrap -- cargo test\n  tokenjuice wrap --format json --trace -- \"$SHELL\" -lc \"git status --short\"\n  cargo build 2>&1 | tokenjuice reduce --source-command \"cargo build\" --exit-code 101\n\nCalled by agents (written by `tokenjuice install`, not typed by hand):\n  tokenjuice --shell-prefix=<claude-code|codebuddy> '<host shell line>'   the agent's shell prefix\n  tokenjuice --codex-filter=<nonce> '<command>'   a Codex command's output, from its BASH_ENV script"
 )]
 struct Cli {
     #[command(subcommand)]

@@ -243,23 +243,6 @@ fn non_shell_tools_other_events_and_garbage_get_the_no_change_answer() {
     }
 }
 
-/// Every file under `dir` (the streaming marks live in `$TMPDIR/tokenjuice-<uid>/stream`).
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn shell_prefix_hosts_answer_nothing_but_an_empty_object_and_mark_only_background_commands() {
     for id in MARK_HOSTS {

@@ -47,22 +47,6 @@ fn seq_3000() -> String {
     (1..=3000).map(|i| format!("{i}\n")).collect()
 }
 
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
 fn assert_compacted_seq(what: &str, o: &Output) {
     let out = stdout(o);
     let raw = seq_3000();

@@ -97,7 +97,7 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         setup,
         spec,
         report: true,
-        version: |a| vec![a.dir.join("node_modules/.bin/codex").display().to_string(), "--version".into()],
+        version: |a| support::npm_bin_version(a, "codex"),
     };
     drive::compare(&case, &agent);
 }

@@ -76,10 +76,6 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
             .filter(|s| s.name != "ask rule"),
     );
     scs.extend(scenarios::latency());
-    let failing = scs
-        .iter()
-        .position(|s| s.name == "failing test run")
-        .unwrap();
     let case = Case {
         host: "copilot-cli",
         wire: Wire::OpenAiChat,
@@ -89,15 +85,8 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
         setup,
         spec,
         report: true,
-        version: |a| {
-            vec![
-                a.dir.join("node_modules/.bin/copilot").display().to_string(),
-                "--version".into(),
-            ]
-        },
+        version: |a| support::npm_bin_version(a, "copilot"),
     };
     let (_, with) = drive::compare(&case, &agent);
-    let text = &with.outcome.results[failing].text;
-    assert_eq!(text.matches("exit code 1").count(), 1, "{text}");
-    assert!(!text.lines().any(|l| l.starts_with("exit ")), "{text}");
+    drive::assert_one_exit_line(&case, &with, "exit code 1");
 }

@@ -96,15 +96,7 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
         setup,
         spec,
         report: true,
-        version: |a| {
-            vec![
-                a.dir
-                    .join("node_modules/.bin/opencode")
-                    .display()
-                    .to_string(),
-                "--version".into(),
-            ]
-        },
+        version: |a| support::npm_bin_version(a, "opencode"),
     };
     let (without, with) = drive::compare(&case, &agent);
     // the model's own command is what its history holds (no wrapper text)

@@ -56,10 +56,6 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
     let mut scs = scenarios::compaction();
     scs.extend(scenarios::semantics());
     scs.extend(scenarios::latency());
-    let failing = scs
-        .iter()
-        .position(|s| s.name == "failing test run")
-        .unwrap();
     let case = Case {
         host: "pi",
         wire: Wire::OpenAiChat,
@@ -69,15 +65,8 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
         setup,
         spec,
         report: true,
-        version: |a| {
-            vec![
-                a.dir.join("node_modules/.bin/pi").display().to_string(),
-                "--version".into(),
-            ]
-        },
+        version: |a| support::npm_bin_version(a, "pi"),
     };
     let (_, with) = drive::compare(&case, &agent);
-    let text = &with.outcome.results[failing].text;
-    assert_eq!(text.matches("exited with code 1").count(), 1, "{text}");
-    assert!(!text.lines().any(|l| l.starts_with("exit ")), "{text}");
+    drive::assert_one_exit_line(&case, &with, "exited with code 1");
 }

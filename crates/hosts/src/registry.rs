@@ -185,7 +185,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::CodeBuddy,
-        note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted. stdout and stderr reach CodeBuddy as one stream (its result then shows them together under Stdout)"),
+        note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart). The background marking is proven in Claude Code; CodeBuddy's headless CLI could not run a background command here"),
         proven: Some(("codebuddy", &["2.117"])),
     },
     HookSpec {

@@ -156,3 +156,21 @@ pub fn run_shell(line: &str, home: &Path) -> (String, i32) {
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// Every file under `dir`, recursively (the streaming marks live in
+/// `$TMPDIR/tokenjuice-<uid>/stream`).
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

@@ -202,3 +202,27 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     );
     (without, with)
 }
+
+/// The result of the "failing test run" scenario holds the host's own exit line exactly once
+/// and no `exit N` line of tokenjuice's (also after a host's label: `Output: exit 1`).
+pub fn assert_one_exit_line(case: &Case, run: &Run, host_line: &str) {
+    let i = case
+        .scenarios
+        .iter()
+        .position(|s| s.name == "failing test run")
+        .expect("the case runs the failing test scenario");
+    let text = &run.outcome.results[i].text;
+    assert_eq!(text.matches(host_line).count(), 1, "{text}");
+    let ours = |l: &str| {
+        let l = l.split_once(": ").map_or(l, |(label, rest)| {
+            if label.chars().all(char::is_alphabetic) {
+                rest
+            } else {
+                l
+            }
+        });
+        l.strip_prefix("exit ")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    assert!(!text.lines().any(ours), "a second exit line: {text}");
+}

@@ -284,3 +284,16 @@ pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(Str
     env.extend(own.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     env
 }
+
+/// `<agent>/node_modules/.bin/<name> --version`.
+pub fn npm_bin_version(agent: &Agent, name: &str) -> Vec<String> {
+    vec![
+        agent
+            .dir
+            .join("node_modules/.bin")
+            .join(name)
+            .display()
+            .to_string(),
+        "--version".into(),
+    ]
+}
