@@ -1,4 +1,4 @@
-//! Conformance of the default dialect (CodeBuddy, seed 002) through `tokenjuice hooks run`,
+//! Conformance of the default dialect (CodeBuddy's hook reference) through `tokenjuice hooks run`,
 //! with real hook scripts and real processes.
 
 mod hooks_support;
@@ -254,7 +254,7 @@ fn user_prompt_submit_continue_false_blocks_and_keeps_stop_reason() {
     settings(
         &w,
         json!({"UserPromptSubmit": [
-            // a matcher on UserPromptSubmit is ignored (seed 002)
+            // a matcher on UserPromptSubmit is ignored (CodeBuddy hook reference)
             group(Some("never-matches-anything"), &sh("print.sh", &[ctx]), None),
             group(None, &sh("print.sh", &[block]), None),
         ]}),

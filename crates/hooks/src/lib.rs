@@ -10,7 +10,7 @@
 //! - [`engine`]: settings discovery with provenance ([`HookSettings`]), the dispatcher
 //!   ([`Engine`]), the process-group command runner, the stdout parser and the pure,
 //!   configuration-ordered merge.
-//! - Seed-004 modules beside the engine: [`registry`] (programmatic hooks with
+//! - Modules beside the engine: [`registry`] (programmatic hooks with
 //!   `once`/`async`), [`lifecycle`] (pre/post edit/bash/commit hooks with globs and
 //!   built-in recipes), [`command_log`] (JSONL with secret redaction and rotation),
 //!   [`sessions`] (session persistence), [`intro`] (intro/instruction loading) and
@@ -75,6 +75,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 pub mod handler;
+pub mod homes;
 pub mod input;
 pub mod intro;
 pub mod lifecycle;

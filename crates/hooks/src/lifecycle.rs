@@ -1,4 +1,4 @@
-//! Lifecycle hooks (seed 004): commands or in-process handlers that run at fixed points of
+//! Lifecycle hooks: commands or in-process handlers that run at fixed points of
 //! an agent's workflow — before/after an edit, a shell command, a commit, a prompt, a
 //! response, an error or a tool call.
 //!

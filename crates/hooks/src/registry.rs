@@ -1,5 +1,5 @@
-//! A registry of hooks an agent defines in code (seed 004's "advanced hooks"), run by the
-//! same engine as settings-file hooks.
+//! A registry of hooks an agent defines in code ("advanced hooks": handlers registered in
+//! code rather than in settings), run by the same engine as settings-file hooks.
 //!
 //! - `add` with an existing name replaces that hook in place; `remove` also forgets
 //!   whether a `once` hook fired, so re-adding it arms it again.

@@ -1,6 +1,6 @@
 //! Turns a hook's stdout into an effect, per dialect.
 //!
-//! Rules (seed 002 and the Claude reference): stdout is JSON only when, after trimming
+//! Rules (the CodeBuddy and Claude Code hook references): stdout is JSON only when, after trimming
 //! whitespace and a UTF-8 BOM, it starts with `{` and parses as exactly one JSON object.
 //! Text that looks like JSON but is not (a second document, a truncated object) is treated
 //! as plain text **and** reported, so a hook author learns why the decision was ignored.
@@ -271,7 +271,7 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
                     )),
                 }
             }
-            // Seed-002 adapters also put permissionDecision at the top level.
+            // Some CodeBuddy adapters also put permissionDecision at the top level.
             if decision.is_none() {
                 if let Some(d) = get_str(obj, "permissionDecision", &mut e) {
                     decision = parse_decision(&d, "permissionDecision", &mut e);
