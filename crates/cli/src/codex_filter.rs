@@ -20,26 +20,25 @@ use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-use tokenjuice_core::budget::{self, HostCut};
+use tokenjuice_core::budget;
 use tokenjuice_core::compact::{compact_text, Finish, Request};
 
 /// How long the output is held before it streams through unreduced.
 const HOLD: Duration = Duration::from_secs(5);
 /// More than this is not held in memory: it streams through.
 const MAX_HELD: usize = 64 << 20;
-/// Codex 0.169 keeps ~10,000 tokens of a result (head and tail); in characters, with room.
-const CUT: HostCut = HostCut {
-    cut_chars: 30_000,
-    over_cut_keeps: 30_000,
-    fail_cut_chars: 30_000,
-    fail_over_cut_keeps: 30_000,
-    max_lines: usize::MAX,
-};
 
 /// The nonce of `--codex-filter=<nonce>` when argv starts with it.
 pub fn requested(args: &[std::ffi::OsString]) -> Option<String> {
     let first = args.get(1)?.to_str()?;
     first.strip_prefix("--codex-filter=").map(str::to_string)
+}
+
+/// Codex's cut: the host table's row.
+fn codex_cut() -> budget::HostCut {
+    tokenjuice_hosts::registry::by_id("codex")
+        .expect("codex is a host")
+        .cut
 }
 
 fn marker_prefix(nonce: &str) -> Vec<u8> {
@@ -130,7 +129,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
         if passed || text.chars().count() >= raw_chars {
             return None;
         }
-        let limit = CUT.budget(raw_chars, code != 0);
+        let limit = codex_cut().budget(raw_chars, code != 0);
         if text.chars().count() > limit {
             text = budget::fit(
                 &text,

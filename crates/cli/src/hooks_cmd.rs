@@ -42,7 +42,7 @@ blocked (deny, exit code 2, or continue:false), 1 on a usage error.";
     about = "Load, validate and run Claude-Code-style hooks exactly as a host would",
     long_about = "Load, validate and run Claude-Code-style hooks exactly as a host would.\n\n\
 Hosts (--host): codebuddy (default), claude, cursor, codex, gemini. Settings are read from \
-the host's user and project files; HOME, CLAUDE_CONFIG_DIR and CODEX_HOME are honoured."
+the host's user and project files; HOME and each host's own variable (CLAUDE_CONFIG_DIR, CODEBUDDY_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME) are honoured."
 )]
 pub struct HooksArgs {
     #[command(subcommand)]

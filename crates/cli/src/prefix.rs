@@ -245,8 +245,8 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
         no_stats: false,
         host: Some(HostOutput {
             command: tool.command,
-            cut: spec.cut,
-            prints_exit: spec.prints_exit,
+            cut: spec.host().cut,
+            prints_exit: spec.host().prints_exit,
             split_stderr: spec.style == PrefixStyle::CodeBuddy,
         }),
     })

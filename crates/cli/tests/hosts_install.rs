@@ -125,7 +125,11 @@ const CASES: &[Case] = &[
 /// Hosts tokenjuice refuses to install into: (id, config-dir variable, file under it).
 const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
     ("qwen-code", None, "settings.json"),
-    ("droid", Some("FACTORY_HOME"), "settings.json"),
+    (
+        "droid",
+        Some("FACTORY_HOME_OVERRIDE"),
+        ".factory/settings.json",
+    ),
 ];
 
 impl Case {
@@ -587,23 +591,35 @@ fn config_dir_variables_are_honoured() {
     let cases: &[(&str, Vars, &str)] = &[
         (
             "codebuddy",
-            &[
-                ("CODEBUDDY_CONFIG_DIR", "cfg"),
-                ("CODEBUDDY_HOME", "legacy"),
-            ],
+            &[("CODEBUDDY_CONFIG_DIR", "cfg")],
             "cfg/settings.json",
         ),
+        // Variables the hosts themselves do not read (checked in their bundles) move nothing.
         (
             "codebuddy",
             &[("CODEBUDDY_HOME", "legacy")],
-            "legacy/settings.json",
+            "home/.codebuddy/settings.json",
+        ),
+        (
+            "claude-code",
+            &[("CLAUDE_HOME", "legacy")],
+            "home/.claude/settings.json",
+        ),
+        (
+            "cursor",
+            &[("CURSOR_HOME", "cur")],
+            "home/.cursor/hooks.json",
+        ),
+        (
+            "gemini-cli",
+            &[("GEMINI_HOME", "gem")],
+            "home/.gemini/settings.json",
         ),
         (
             "claude-code",
             &[("CLAUDE_CONFIG_DIR", "cc")],
             "cc/settings.json",
         ),
-        ("cursor", &[("CURSOR_HOME", "cur")], "cur/hooks.json"),
         (
             "pi",
             &[("PI_CODING_AGENT_DIR", "pia")],
@@ -614,7 +630,12 @@ fn config_dir_variables_are_honoured() {
             &[("COPILOT_HOME", "cop")],
             "cop/hooks/tokenjuice-cli.json",
         ),
-        ("gemini-cli", &[("GEMINI_HOME", "gem")], "gem/settings.json"),
+        // Gemini CLI's variable replaces the home directory, not the .gemini folder.
+        (
+            "gemini-cli",
+            &[("GEMINI_CLI_HOME", "gem")],
+            "gem/.gemini/settings.json",
+        ),
         (
             "opencode",
             &[("OPENCODE_CONFIG_DIR", "oc")],
@@ -641,7 +662,7 @@ fn config_dir_variables_are_honoured() {
         assert!(out.status.success(), "{id}: {}", stderr(&out));
         assert!(base.join(rel).exists(), "{id} {vars:?}: expected {rel}");
         assert!(
-            !w.home.join(".codebuddy").exists() || *id != "codebuddy",
+            rel.starts_with("home/") || !w.home.join(".codebuddy").exists() || *id != "codebuddy",
             "{id}: home untouched"
         );
     }

@@ -102,4 +102,6 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     );
     // the host prints the exit code; tokenjuice adds no second one
     drive::assert_one_exit_line(&case, &with, "Exit code 1");
+    // CLAUDE_CONFIG_DIR is the configuration directory itself
+    drive::config_var_session(&case, &agent, "CLAUDE_CONFIG_DIR", "cfg/.claude", "cfg");
 }

@@ -96,6 +96,14 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "Exit Code: 1");
+    // CODEBUDDY_CONFIG_DIR is the configuration directory itself
+    drive::config_var_session(
+        &case,
+        &agent,
+        "CODEBUDDY_CONFIG_DIR",
+        "cfg/.codebuddy",
+        "cfg",
+    );
     // shell semantics with every command allowed (-y): the default mode above refuses the
     // compound ones before they run
     let semantics = Case {

@@ -98,4 +98,12 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "Exit Code: 1");
+    // GEMINI_CLI_HOME replaces the home directory: settings in $GEMINI_CLI_HOME/.gemini
+    drive::config_var_session(
+        &case,
+        &agent,
+        "GEMINI_CLI_HOME",
+        "gemini-home",
+        "gemini-home",
+    );
 }

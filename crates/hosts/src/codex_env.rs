@@ -30,10 +30,7 @@ pub struct Paths {
 
 pub fn paths(env: &Env) -> Result<Paths> {
     let config = crate::paths::config_path(
-        &crate::registry::Anchor::Home {
-            env: &["CODEX_HOME"],
-            dir: ".codex",
-        },
+        &crate::registry::Anchor::User(&tokenjuice_hooks::homes::CODEX),
         "config.toml",
         env,
     )?;

@@ -19,15 +19,12 @@ use tokenjuice_core::budget::{self, HostCut};
 use tokenjuice_core::compact::{compact_text, Finish, Request};
 use tokenjuice_core::rules::loader::FileRule;
 
-/// Gemini's limits: over 40,000 characters it keeps the first 8,000 and last 32,000;
-/// `read_file` reads at most 2,000 lines of at most 2,000 characters.
-pub const CUT: HostCut = HostCut {
-    cut_chars: 40_000,
-    over_cut_keeps: 40_000,
-    fail_cut_chars: 40_000,
-    fail_over_cut_keeps: 40_000,
-    max_lines: 2_000,
-};
+/// Gemini's cut and `read_file`'s line limit: the host table's row.
+fn cut() -> HostCut {
+    crate::registry::by_id("gemini-cli")
+        .expect("gemini-cli is a host")
+        .cut
+}
 const MAX_LINE_CHARS: usize = 2_000;
 
 /// Gemini's shell result: `<untrusted_context>\nOutput: BODY` then trailer lines.
@@ -138,12 +135,12 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
     let (_, result) = compact_text(&req, rules, env.body.as_bytes(), env.exit_code, &fin);
     let raw_chars = env.body.chars().count();
     let mut body = result.inline_text;
-    let budget = CUT.budget(raw_chars, env.exit_code != 0);
-    if body.chars().count() > budget || body.lines().count() > CUT.max_lines {
+    let budget = cut().budget(raw_chars, env.exit_code != 0);
+    if body.chars().count() > budget || body.lines().count() > cut().max_lines {
         body = budget::fit(
             &body,
             budget.saturating_sub(300),
-            CUT.max_lines - 10,
+            cut().max_lines - 10,
             "rerun the command through `tokenjuice wrap --raw --` for all",
         );
     }
@@ -152,7 +149,7 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
         return Tail::Keep("compaction would not shrink it");
     }
     if text.lines().any(|l| l.chars().count() > MAX_LINE_CHARS)
-        || text.lines().count() > CUT.max_lines
+        || text.lines().count() > cut().max_lines
         || text.contains('\0')
     {
         return Tail::Keep("read_file would not return it whole");
@@ -251,10 +248,7 @@ pub fn settings_files(payload: &Value, env: &crate::Env) -> Vec<PathBuf> {
             .unwrap_or("/etc/gemini-cli/settings.json"),
     )];
     if let Ok(p) = crate::paths::config_path(
-        &crate::registry::Anchor::Home {
-            env: &["GEMINI_HOME"],
-            dir: ".gemini",
-        },
+        &crate::registry::Anchor::User(&tokenjuice_hooks::homes::GEMINI),
         "settings.json",
         env,
     ) {

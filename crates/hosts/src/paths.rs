@@ -9,15 +9,9 @@ use crate::registry::Anchor;
 /// The directory `anchor` points at.
 pub fn anchor_dir(anchor: &Anchor, env: &Env) -> Result<PathBuf> {
     match *anchor {
-        Anchor::Home { env: vars, dir } => {
-            if let Some(v) = vars.iter().find_map(|v| env.var(v)) {
-                return Ok(PathBuf::from(v));
-            }
-            let home = env.home.as_ref().ok_or(HostsError::NoHome {
-                hint: vars.first().copied().unwrap_or("HOME"),
-            })?;
-            Ok(home.join(dir))
-        }
+        Anchor::User(home) => home
+            .resolve(env.home.as_deref(), |k| env.var(k))
+            .ok_or(HostsError::NoHome { hint: home.hint() }),
         Anchor::XdgConfig { env: vars, sub } => {
             if let Some(v) = vars.iter().find_map(|v| env.var(v)) {
                 return Ok(PathBuf::from(v));

@@ -2,6 +2,8 @@
 //! matcher we hook, how the hook answers. Code elsewhere reads these rows; only what is
 //! truly different between hosts (an answer style, a file shape) is a variant.
 
+use tokenjuice_core::budget::HostCut;
+use tokenjuice_hooks::homes::{self, UserHome};
 use tokenjuice_hooks::Host as Dialect;
 
 /// How tokenjuice reaches the model's view of a command's output.
@@ -45,11 +47,9 @@ impl Mechanism {
 /// The directory a config file is relative to.
 #[derive(Clone, Copy, Debug)]
 pub enum Anchor {
-    /// The first of `env` that is set (a directory), else `$HOME/<dir>`.
-    Home {
-        env: &'static [&'static str],
-        dir: &'static str,
-    },
+    /// The host's user configuration directory: a row of `tokenjuice_hooks::homes`, the one
+    /// table the hooks toolkit reads host settings by, too.
+    User(&'static UserHome),
     /// The first of `env` that is set, else `$XDG_CONFIG_HOME/<sub>`, else `~/.config/<sub>`.
     XdgConfig {
         env: &'static [&'static str],
@@ -142,6 +142,12 @@ pub struct HookSpec {
     /// The host's program and the versions (`major.minor`) in which tokenjuice's end-to-end
     /// suite proved the mechanism in the real agent; doctor warns on any other version.
     pub proven: Option<(&'static str, &'static [&'static str])>,
+    /// The host's own cut of a shell result that tokenjuice's output must stay under
+    /// ([`HostCut::NONE`] where tokenjuice's text replaces the result after the host's cut).
+    pub cut: HostCut,
+    /// The host prints the exit status itself next to the output (Claude's `Exit code N`),
+    /// so tokenjuice prints none.
+    pub prints_exit: bool,
 }
 
 impl HookSpec {
@@ -165,10 +171,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         display: "CodeBuddy",
         aliases: &["code-buddy"],
         mechanism: Mechanism::ShellPrefix,
-        anchor: Anchor::Home {
-            env: &["CODEBUDDY_CONFIG_DIR", "CODEBUDDY_HOME"],
-            dir: ".codebuddy",
-        },
+        anchor: Anchor::User(&homes::CODEBUDDY),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -187,16 +190,23 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::CodeBuddy,
         note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart). The background marking is proven in Claude Code; CodeBuddy's headless CLI could not run a background command here"),
         proven: Some(("codebuddy", &["2.117"])),
+        // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
+        // becomes a 2,048-character preview and a file path, failures alike.
+        cut: HostCut {
+            cut_chars: 30_000,
+            over_cut_keeps: 2_000,
+            fail_cut_chars: 30_000,
+            fail_over_cut_keeps: 2_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
     },
     HookSpec {
         id: "cursor",
         display: "Cursor",
         aliases: &[],
         mechanism: Mechanism::PreToolRewrite,
-        anchor: Anchor::Home {
-            env: &["CURSOR_HOME"],
-            dir: ".cursor",
-        },
+        anchor: Anchor::User(&homes::CURSOR),
         file: "hooks.json",
         shape: Shape::Flat,
         event: "preToolUse",
@@ -213,16 +223,15 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Cursor,
         note: Some("Cursor applies a hook's updated_input only together with permission \"allow\" or \"deny\" (rtk-ai/rtk#3213), so the rewrite answers allow: there is no other way to rewrite in Cursor, and that allow can spare a command Cursor's own approval prompt"),
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "claude-code",
         display: "Claude Code",
         aliases: &["claude", "claudecode"],
         mechanism: Mechanism::ShellPrefix,
-        anchor: Anchor::Home {
-            env: &["CLAUDE_CONFIG_DIR", "CLAUDE_HOME"],
-            dir: ".claude",
-        },
+        anchor: Anchor::User(&homes::CLAUDE),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -241,16 +250,23 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted"),
         proven: Some(("claude", &["2.1"])),
+        // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
+        // file path; failures are cut too (measured by the e2e suite).
+        cut: HostCut {
+            cut_chars: 30_000,
+            over_cut_keeps: 2_000,
+            fail_cut_chars: 30_000,
+            fail_over_cut_keeps: 2_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
     },
     HookSpec {
         id: "codex",
         display: "Codex CLI",
         aliases: &["codex-cli"],
         mechanism: Mechanism::BashEnv,
-        anchor: Anchor::Home {
-            env: &["CODEX_HOME"],
-            dir: ".codex",
-        },
+        anchor: Anchor::User(&homes::CODEX),
         file: "hooks.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -269,16 +285,23 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Codex,
         note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held up to 5 s, then streams unreduced; shells other than bash and tty sessions are left alone"),
         proven: Some(("codex", &["0.169"])),
+        // Codex 0.169 keeps ~10,000 tokens of a result (head and tail); in characters, with
+        // room. Codex prints `Exit code: N` itself.
+        cut: HostCut {
+            cut_chars: 30_000,
+            over_cut_keeps: 30_000,
+            fail_cut_chars: 30_000,
+            fail_over_cut_keeps: 30_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
     },
     HookSpec {
         id: "pi",
         display: "pi",
         aliases: &["pi-coding-agent"],
         mechanism: Mechanism::Extension,
-        anchor: Anchor::Home {
-            env: &["PI_CODING_AGENT_DIR"],
-            dir: ".pi/agent",
-        },
+        anchor: Anchor::User(&homes::PI),
         file: "extensions/tokenjuice.ts",
         shape: Shape::OwnedFile {
             template: include_str!("templates/pi-extension.ts"),
@@ -297,16 +320,15 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "gemini-cli",
         display: "Gemini CLI",
         aliases: &["gemini"],
         mechanism: Mechanism::PostToolReplace,
-        anchor: Anchor::Home {
-            env: &["GEMINI_HOME"],
-            dir: ".gemini",
-        },
+        anchor: Anchor::User(&homes::GEMINI),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -325,16 +347,24 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Gemini,
         note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it"),
         proven: Some(("gemini", &["0.61"])),
+        // Gemini 0.61: over 40,000 characters it keeps the first 8,000 and last 32,000;
+        // `read_file`, which carries the compacted text to the model, reads at most 2,000
+        // lines. Its envelope has `Exit Code: N`.
+        cut: HostCut {
+            cut_chars: 40_000,
+            over_cut_keeps: 40_000,
+            fail_cut_chars: 40_000,
+            fail_over_cut_keeps: 40_000,
+            max_lines: 2_000,
+        },
+        prints_exit: true,
     },
     HookSpec {
         id: "qwen-code",
         display: "Qwen Code",
         aliases: &["qwen"],
         mechanism: Mechanism::Unsupported,
-        anchor: Anchor::Home {
-            env: &[],
-            dir: ".qwen",
-        },
+        anchor: Anchor::User(&homes::QWEN),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -353,16 +383,15 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting"),
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "copilot-cli",
         display: "GitHub Copilot CLI",
         aliases: &["copilot"],
         mechanism: Mechanism::PostToolReplace,
-        anchor: Anchor::Home {
-            env: &["COPILOT_HOME"],
-            dir: ".copilot",
-        },
+        anchor: Anchor::User(&homes::COPILOT),
         file: "hooks/tokenjuice-cli.json",
         shape: Shape::Flat,
         event: "postToolUse",
@@ -379,16 +408,15 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: None,
         proven: Some(("copilot", &["1.0"])),
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "vscode-copilot",
         display: "VS Code Copilot agent",
         aliases: &["vscode"],
         mechanism: Mechanism::PreToolRewrite,
-        anchor: Anchor::Home {
-            env: &[],
-            dir: ".copilot",
-        },
+        anchor: Anchor::User(&homes::VSCODE_COPILOT),
         file: "hooks/tokenjuice-vscode.json",
         shape: Shape::Flat,
         event: "PreToolUse",
@@ -405,16 +433,15 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("VS Code runs hooks only with chat.useHooks enabled and in a trusted workspace"),
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "droid",
         display: "Factory Droid",
         aliases: &["factory"],
         mechanism: Mechanism::Unsupported,
-        anchor: Anchor::Home {
-            env: &["FACTORY_HOME"],
-            dir: ".factory",
-        },
+        anchor: Anchor::User(&homes::DROID),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
@@ -433,6 +460,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("Droid re-checks a rewritten command's risk (droid exec below --auto high refuses every command after tokenjuice's rewrite), so a rewrite changes what Droid allows; its own 30+30-line cut also made the rewritten output larger"),
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "devin",
@@ -459,6 +488,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: None,
         proven: None,
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
     HookSpec {
         id: "opencode",
@@ -487,6 +518,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
+        cut: HostCut::NONE,
+        prints_exit: false,
     },
 ];
 
@@ -583,13 +616,18 @@ pub fn find(name: &str) -> crate::error::Result<Target> {
     })
 }
 
+/// The hook host with this id (`claude-code`; aliases are not looked at).
+pub fn by_id(id: &str) -> Option<&'static HookSpec> {
+    HOOK_HOSTS.iter().find(|h| h.id == id)
+}
+
 /// A `<host>-pre-tool-use` / `<host>-post-tool-use` subcommand that an older tokenjuice
 /// installed and this one no longer serves (e.g. `codex-post-tool-use`): the host id.
 pub fn retired_entry_host(sub: &str) -> Option<&'static HookSpec> {
     let id = sub
         .strip_suffix("-pre-tool-use")
         .or_else(|| sub.strip_suffix("-post-tool-use"))?;
-    HOOK_HOSTS.iter().find(|h| h.id == id)
+    by_id(id)
 }
 
 /// The hook host whose entry subcommand is `sub` (`codebuddy-pre-tool-use`).
@@ -623,11 +661,14 @@ pub struct PrefixSpec {
     pub next_env: &'static str,
     /// The host's variable naming the shell it uses.
     pub shell_env: &'static str,
-    /// The host's own output limits.
-    pub cut: tokenjuice_core::budget::HostCut,
-    /// The host prints the exit status itself (Claude: `Exit code N`).
-    pub prints_exit: bool,
     pub style: PrefixStyle,
+}
+
+impl PrefixSpec {
+    /// The host's row in [`HOOK_HOSTS`] (its cut, exit line, config file).
+    pub fn host(&self) -> &'static HookSpec {
+        by_id(self.id).expect("every prefix host has a row in HOOK_HOSTS")
+    }
 }
 
 pub static PREFIX_HOSTS: &[PrefixSpec] = &[
@@ -636,16 +677,6 @@ pub static PREFIX_HOSTS: &[PrefixSpec] = &[
         prefix_env: "CLAUDE_CODE_SHELL_PREFIX",
         next_env: "TOKENJUICE_CLAUDE_CODE_NEXT_PREFIX",
         shell_env: "CLAUDE_CODE_SHELL",
-        // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
-        // file path; failures are cut too (measured by the e2e suite).
-        cut: tokenjuice_core::budget::HostCut {
-            cut_chars: 30_000,
-            over_cut_keeps: 2_000,
-            fail_cut_chars: 30_000,
-            fail_over_cut_keeps: 2_000,
-            max_lines: usize::MAX,
-        },
-        prints_exit: true,
         style: PrefixStyle::Claude,
     },
     PrefixSpec {
@@ -653,16 +684,6 @@ pub static PREFIX_HOSTS: &[PrefixSpec] = &[
         prefix_env: "CODEBUDDY_CODE_SHELL_PREFIX",
         next_env: "TOKENJUICE_CODEBUDDY_NEXT_PREFIX",
         shell_env: "CODEBUDDY_CODE_SHELL",
-        // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
-        // becomes a 2,048-character preview and a file path, failures alike.
-        cut: tokenjuice_core::budget::HostCut {
-            cut_chars: 30_000,
-            over_cut_keeps: 2_000,
-            fail_cut_chars: 30_000,
-            fail_over_cut_keeps: 2_000,
-            max_lines: usize::MAX,
-        },
-        prints_exit: true,
         style: PrefixStyle::CodeBuddy,
     },
 ];
@@ -670,4 +691,69 @@ pub static PREFIX_HOSTS: &[PrefixSpec] = &[
 /// The prefix host with this id.
 pub fn prefix_host(id: &str) -> Option<&'static PrefixSpec> {
     PREFIX_HOSTS.iter().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokenjuice_hooks::dialects::Anchor as DialectAnchor;
+
+    /// A host the hooks toolkit also emulates is described once: the installer's row and the
+    /// toolkit's dialect name the same home table row, file, display name, hook event and
+    /// shell tool.
+    #[test]
+    fn hosts_with_a_dialect_agree_with_it() {
+        let mut checked = 0;
+        for spec in HOOK_HOSTS {
+            let Ok(host) = spec.id.parse::<Dialect>() else {
+                continue;
+            };
+            assert_eq!(host, spec.dialect, "{}: the row's dialect", spec.id);
+            let d = host.dialect();
+            let Anchor::User(home) = spec.anchor else {
+                panic!("{}: a user-scope host", spec.id)
+            };
+            let same_home = d.locations.iter().any(|l| {
+                l.file == spec.file
+                    && matches!(l.anchor, DialectAnchor::User(h) if std::ptr::eq(h, home))
+            });
+            assert!(
+                same_home,
+                "{}: the dialect reads {home:?}/{}",
+                spec.id, spec.file
+            );
+            assert_eq!(d.display_name, spec.display, "{}", spec.id);
+            assert!(
+                d.events.iter().any(|e| e.name == spec.event),
+                "{}: the dialect knows event {}",
+                spec.id,
+                spec.event
+            );
+            for tool in spec.tools {
+                let known = d.tools.shell.contains(tool)
+                    || d.tools.aliases.iter().any(|(name, aliases)| {
+                        d.tools.shell.contains(name) && aliases.contains(tool)
+                    });
+                assert!(
+                    known,
+                    "{}: the dialect takes {tool} as its shell tool",
+                    spec.id
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(
+            checked, 5,
+            "claude-code, codebuddy, codex, cursor, gemini-cli"
+        );
+    }
+
+    #[test]
+    fn every_prefix_host_has_a_row_with_a_cut_and_exit_line() {
+        for p in PREFIX_HOSTS {
+            let h = p.host();
+            assert_eq!(h.mechanism, Mechanism::ShellPrefix, "{}", p.id);
+            assert!(h.prints_exit && h.cut.cut_chars < usize::MAX, "{}", p.id);
+        }
+    }
 }

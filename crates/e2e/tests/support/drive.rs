@@ -226,3 +226,67 @@ pub fn assert_one_exit_line(case: &Case, run: &Run, host_line: &str) {
     };
     assert!(!text.lines().any(ours), "a second exit line: {text}");
 }
+
+/// One session with tokenjuice installed while the host's own configuration variable points
+/// away from `HOME` (`var` = `work/<rel>`): the host's config is written there, `HOME` is an
+/// empty directory. Compaction reaches the model only when `tokenjuice install` wrote where
+/// the host reads, so its 5,000-line output must come back as far fewer lines.
+/// `setup_home` is where the case's `setup` writes (the directory that stands for `HOME`).
+pub fn config_var_session(case: &Case, agent: &Agent, var: &str, rel: &str, setup_home: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("session");
+    let value = work.join(rel);
+    let paths = Paths {
+        work: work.clone(),
+        home: work.join(setup_home),
+        project: work.join("project"),
+        tools: work.join("agent-tools"),
+    };
+    let home = work.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&paths.home).unwrap();
+    super::project(&paths.project);
+    super::agent_tools(&work);
+    (case.setup)(&paths);
+    let out = Command::new(super::tokenjuice())
+        .args(["install", case.host, "--local"])
+        .env("HOME", &home)
+        .env(var, &value)
+        .env_remove("XDG_CONFIG_HOME")
+        .current_dir(&paths.project)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tokenjuice install {} with {var}: {}",
+        case.host,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sc = case
+        .scenarios
+        .iter()
+        .find(|s| s.command == "seq 1 5000")
+        .expect("the case runs the 5k-line scenario");
+    let mut spec = (case.spec)(agent, &paths, vec![(case.args)(sc)]);
+    spec.env.retain(|(k, _)| k != "HOME" && k != var);
+    spec.env.push(("HOME".into(), home.display().to_string()));
+    spec.env.push((var.into(), value.display().to_string()));
+    let outcome = super::run(&spec, &work);
+    assert_eq!(
+        outcome.results.len(),
+        1,
+        "{}: no tool result with {var}; stderr: {}",
+        case.host,
+        outcome.stderr
+    );
+    let got = &outcome.results[0].text;
+    let raw_lines = 5000;
+    assert!(
+        got.lines().count() * 4 < raw_lines,
+        "{}: with {var} set the model read {} lines of a {raw_lines}-line output: tokenjuice was \
+         not installed where the host reads\n{}",
+        case.host,
+        got.lines().count(),
+        got.chars().take(2000).collect::<String>()
+    );
+}

@@ -15,10 +15,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome {
-                env: "CLAUDE_CONFIG_DIR",
-                home_dir: ".claude",
-            },
+            anchor: Anchor::User(&crate::homes::CLAUDE),
             file: "settings.json",
             shape: FileShape::MatcherGroupsJson,
         },

@@ -1,4 +1,4 @@
-//! CodeBuddy (default dialect), exactly as its hook reference (seed 002) states.
+//! CodeBuddy (default dialect), as CodeBuddy's published hook reference states.
 //!
 //! Files: `~/.codebuddy/settings.json`, `<project>/.codebuddy/settings.json` (user first,
 //! then project; lists are concatenated). Seven events. Tool names are the IDE's
@@ -18,7 +18,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::Home(".codebuddy"),
+            anchor: Anchor::User(&crate::homes::CODEBUDDY),
             file: "settings.json",
             shape: FileShape::MatcherGroupsJson,
         },
@@ -90,7 +90,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],
     pre_tool_stop_runs_tool: false,
-    sources: "CodeBuddy hook reference (seed 002; tencentcloud 1256/77296)",
+    sources: "CodeBuddy hook reference (tencentcloud 1256/77296)",
 };
 
 #[cfg(test)]

@@ -16,19 +16,13 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome {
-                env: "CODEX_HOME",
-                home_dir: ".codex",
-            },
+            anchor: Anchor::User(&crate::homes::CODEX),
             file: "hooks.json",
             shape: FileShape::MatcherGroupsJson,
         },
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::EnvOrHome {
-                env: "CODEX_HOME",
-                home_dir: ".codex",
-            },
+            anchor: Anchor::User(&crate::homes::CODEX),
             file: "config.toml",
             shape: FileShape::MatcherGroupsToml,
         },

@@ -17,7 +17,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     locations: &[
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::Home(".cursor"),
+            anchor: Anchor::User(&crate::homes::CURSOR),
             file: "hooks.json",
             shape: FileShape::FlatJson,
         },

@@ -25,7 +25,7 @@ pub(super) static DIALECT: Dialect = Dialect {
         },
         ConfigLocation {
             scope: Scope::User,
-            anchor: Anchor::Home(".gemini"),
+            anchor: Anchor::User(&crate::homes::GEMINI),
             file: "settings.json",
             shape: FileShape::MatcherGroupsJson,
         },

@@ -104,13 +104,9 @@ impl fmt::Display for Scope {
 /// The directory a settings file is relative to.
 #[derive(Clone, Copy, Debug)]
 pub enum Anchor {
-    /// `$HOME/<dir>`.
-    Home(&'static str),
-    /// `$<env>` when set, else `$HOME/<dir>` (e.g. `CLAUDE_CONFIG_DIR`, `CODEX_HOME`).
-    EnvOrHome {
-        env: &'static str,
-        home_dir: &'static str,
-    },
+    /// The host's user configuration directory (one row of [`crate::homes`], the table the
+    /// installers use too).
+    User(&'static crate::homes::UserHome),
     /// `<project>/<dir>`.
     Project(&'static str),
 }
@@ -280,7 +276,7 @@ pub struct HostEnv {
 }
 
 impl HostEnv {
-    /// `HOME` and the variables dialects read (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`) from the
+    /// `HOME` and the variables dialects read (see [`crate::homes`]) from the
     /// current process.
     pub fn from_process() -> HostEnv {
         let mut vars = BTreeMap::new();
@@ -324,11 +320,7 @@ impl Dialect {
             .iter()
             .filter_map(|loc| {
                 let dir = match loc.anchor {
-                    Anchor::Home(dir) => env.home.as_ref()?.join(dir),
-                    Anchor::EnvOrHome { env: var, home_dir } => match env.var(var) {
-                        Some(v) => PathBuf::from(v),
-                        None => env.home.as_ref()?.join(home_dir),
-                    },
+                    Anchor::User(home) => home.resolve(env.home.as_deref(), |k| env.var(k))?,
                     Anchor::Project(dir) => project.join(dir),
                 };
                 Some(ConfigFile {
