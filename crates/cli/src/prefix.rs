@@ -228,7 +228,10 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
     let Some(tool) = tool else {
         return exec(&argv);
     };
-    if tokenjuice_hosts::streaming::take_mark(&tool.command) {
+    // a mark left by the pre-tool hook is taken either way (older installs still mark)
+    let marked = tokenjuice_hosts::streaming::take_mark(&tool.command);
+    let mirror = spec.style == PrefixStyle::Claude && stdout_is_one_file_with_stderr();
+    if marked && !mirror {
         return exec(&argv);
     }
     wrap::run(WrapOpts {
@@ -248,8 +251,24 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
             cut: spec.host().cut,
             prints_exit: spec.host().prints_exit,
             split_stderr: spec.style == PrefixStyle::CodeBuddy,
+            mirror,
         }),
     })
+}
+
+/// Claude Code 2.1 hands every Bash command one file, opened for appending, as stdout and
+/// stderr (`tasks/<id>.output`), and reads it when the command ends (and while a background
+/// command runs). Then the output can stream into that file and be replaced at the end.
+fn stdout_is_one_file_with_stderr() -> bool {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    use nix::sys::stat::{fstat, SFlag};
+    let (Ok(out), Ok(err)) = (fstat(1), fstat(2)) else {
+        return false;
+    };
+    let regular = SFlag::from_bits_truncate(out.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG;
+    let appending = fcntl(1, FcntlArg::F_GETFL)
+        .is_ok_and(|f| OFlag::from_bits_truncate(f).contains(OFlag::O_APPEND));
+    regular && appending && out.st_dev == err.st_dev && out.st_ino == err.st_ino
 }
 
 /// Not a single line: run the arguments as the command they are.

@@ -47,7 +47,16 @@ pub struct HostOutput {
     /// The host shows stdout and stderr apart (CodeBuddy): the command's stderr gets its own
     /// pipe, and an output given back unchanged keeps the two apart.
     pub split_stderr: bool,
+    /// The host gave us a file for stdout and stderr and reads it after we exit (Claude Code
+    /// 2.1 writes every Bash command's output to a task file it may show while the command
+    /// runs): the raw output is written there as it comes, and replaced by the compacted text
+    /// at the end. Output streams as without tokenjuice, and nothing is held back.
+    pub mirror: bool,
 }
+
+/// In mirror mode, past this much output the replacement is given up (the raw output is
+/// already in the host's file): a long-running background server must not fill memory.
+const MIRROR_MAX: u64 = 64 << 20;
 
 pub fn run(opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
@@ -118,11 +127,13 @@ pub fn run(opts: WrapOpts) -> i32 {
             return code;
         }
     };
+    let mirror = !stream_raw && opts.host.as_ref().is_some_and(|h| h.mirror);
     let mut state = RunState {
         capture: RawCapture::default(),
         err_capture: split.then(RawCapture::default),
         broken: None,
         stream_raw,
+        mirror,
         store,
     };
     // The session borrows the plan; both live in this scope.
@@ -150,6 +161,16 @@ pub fn run(opts: WrapOpts) -> i32 {
         let ending = Ending::Streamed {
             raw_bytes: raw.bytes,
             raw_tokens: raw.tokens,
+        };
+        state.store.record(plan.as_ref(), ending, Some(exit_code));
+        return exit_code;
+    }
+    if state.mirror && state.capture.total > MIRROR_MAX {
+        // the raw output is in the host's file already; too much to reduce in memory
+        drop(out);
+        let ending = Ending::Streamed {
+            raw_bytes: state.capture.total,
+            raw_tokens: 0,
         };
         state.store.record(plan.as_ref(), ending, Some(exit_code));
         return exit_code;
@@ -188,9 +209,11 @@ pub fn run(opts: WrapOpts) -> i32 {
                 if !state.store.has_artifact() {
                     result.raw_ref = None;
                 }
-                if raw {
+                if raw || (state.mirror && !replace_host_file(&mut out)) {
                     // nothing to gain: the host gets the output exactly as without us
-                    let _ = state.capture.write_to(&mut out);
+                    if !state.mirror {
+                        let _ = state.capture.write_to(&mut out);
+                    }
                     if let Some(c) = state.err_capture.as_mut() {
                         let _ = c.write_to(&mut std::io::stderr());
                     }
@@ -219,7 +242,7 @@ pub fn run(opts: WrapOpts) -> i32 {
                     "exitCode": exit_code,
                 });
                 let _ = writeln!(out, "{v}");
-            } else {
+            } else if !state.mirror {
                 let _ = state.capture.write_to(&mut out);
                 if let Some(c) = state.err_capture.as_mut() {
                     let _ = c.write_to(&mut std::io::stderr());
@@ -271,12 +294,31 @@ fn fit_for_host(
     false
 }
 
+/// Mirror mode: empties the host's output file so that the compacted text replaces the raw
+/// output written there. False (the raw output stays) when the file cannot be emptied.
+fn replace_host_file(out: &mut std::io::StdoutLock<'_>) -> bool {
+    use std::os::fd::AsFd;
+    if out.flush().is_err() {
+        return false;
+    }
+    let fd = std::io::stdout();
+    let fd = fd.as_fd();
+    if nix::unistd::ftruncate(fd, 0).is_err() {
+        return false;
+    }
+    // the host opens it for appending; without O_APPEND the next write must start at 0
+    let _ = nix::unistd::lseek(1, 0, nix::unistd::Whence::SeekSet);
+    true
+}
+
 struct RunState {
     /// The raw output (stdout only when stderr is split off).
     capture: RawCapture,
     err_capture: Option<RawCapture>,
     broken: Option<String>,
     stream_raw: bool,
+    /// Every chunk also goes to stdout as it comes (see [`HostOutput::mirror`]).
+    mirror: bool,
     store: RunStore,
 }
 
@@ -295,6 +337,13 @@ fn feed(
             s.push(chunk);
         }
         return;
+    }
+    if state.mirror {
+        let mut out = stdout.lock();
+        let _ = out.write_all(chunk).and_then(|()| out.flush());
+        if state.capture.total > MIRROR_MAX {
+            return;
+        }
     }
     if !is_err {
         state.capture.push(chunk);

@@ -1,5 +1,6 @@
 //! install / uninstall for every hook host, on the real binary with a temp HOME: fresh
-//! install (the hook entry, and the shell-prefix setting of claude-code and codebuddy),
+//! install (the hook entry, and the shell-prefix setting of codebuddy; claude-code gets only
+//! its prefix),
 //! install over the user's own hooks (with a sibling in our matcher group), legacy
 //! migration, idempotent reinstall, uninstall, malformed files refused untouched, symlinks
 //! and file modes, each host's config-dir variables, and the hosts tokenjuice refuses to
@@ -47,18 +48,6 @@ const CASES: &[Case] = &[
         entry: "codebuddy-pre-tool-use",
         wrap: false,
         prefix_env: Some("CODEBUDDY_CODE_SHELL_PREFIX"),
-    },
-    Case {
-        id: "claude-code",
-        rel: ".claude/settings.json",
-        in_project: false,
-        shape: Shape::Groups,
-        event: "PreToolUse",
-        matcher: Some("Bash"),
-        key: "command",
-        entry: "claude-code-pre-tool-use",
-        wrap: false,
-        prefix_env: Some("CLAUDE_CODE_SHELL_PREFIX"),
     },
     Case {
         id: "gemini-cli",
@@ -683,27 +672,18 @@ fn the_launcher_is_taken_from_path_unless_local() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v = w.json(&w.home.join(".claude/settings.json"));
     let l = bin.join("tokenjuice").display().to_string();
-    assert_eq!(
-        v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
-        format!("{l} claude-code-pre-tool-use")
-    );
+    assert!(v.get("hooks").is_none(), "no hook for claude-code: {v:#}");
     assert_eq!(
         v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
         format!("{l} --shell-prefix=claude-code")
     );
     assert!(stdout(&out).contains("found on PATH"));
-    // --local repoints the same entry and the prefix at this build (the running binary), in
-    // place.
+    // --local repoints the prefix at this build (the running binary), in place.
     let out = w.run(&["install", "claude-code", "--local"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("--local"), "{}", stdout(&out));
     let v = w.json(&w.home.join(".claude/settings.json"));
-    let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
-    assert_eq!(hooks.len(), 1);
-    assert_eq!(
-        hooks[0]["command"],
-        format!("{} claude-code-pre-tool-use", launcher())
-    );
+    assert!(v.get("hooks").is_none(), "{v:#}");
     assert_eq!(
         v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
         format!("{} --shell-prefix=claude-code", launcher())
@@ -767,33 +747,47 @@ fn unsupported_hosts_refuse_install_and_uninstall_still_removes_an_older_hook() 
 
 #[test]
 fn an_older_rewrite_install_is_migrated_in_place() {
-    // claude-code: the old PreToolUse rewrite entry becomes the marking hook, and the prefix
-    // is set.
-    let w = World::new();
-    let path = w.home.join(".claude/settings.json");
-    w.write(
-        &path,
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "/old/bin/tokenjuice claude-code-pre-tool-use --wrap-launcher /old/bin/tokenjuice", "statusMessage": "wrapping bash through tokenjuice for compaction", "timeout": 10},
-            {"type": "command", "command": "after.sh"}
-        ]}]}})
-        .to_string(),
-    );
-    let out = install(&w, "claude-code");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let v = w.json(&path);
-    let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
-    assert_eq!(hooks.len(), 2, "{v:#}");
-    assert_eq!(
-        hooks[0]["command"],
-        format!("{} claude-code-pre-tool-use", launcher()),
-        "replaced where it stood: {v:#}"
-    );
-    assert_eq!(hooks[1]["command"], "after.sh");
-    assert_eq!(
-        v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
-        format!("{} --shell-prefix=claude-code", launcher())
-    );
+    // claude-code: the old PreToolUse rewrite entry (and the later marking entry) goes, the
+    // user's hook beside it stays, and the prefix is set.
+    for old in [
+        "/old/bin/tokenjuice claude-code-pre-tool-use --wrap-launcher /old/bin/tokenjuice",
+        "/old/bin/tokenjuice claude-code-pre-tool-use",
+    ] {
+        let w = World::new();
+        let path = w.home.join(".claude/settings.json");
+        w.write(
+            &path,
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": old, "statusMessage": "wrapping bash through tokenjuice for compaction", "timeout": 10},
+                {"type": "command", "command": "after.sh"}
+            ]}]}})
+            .to_string(),
+        );
+        let out = install(&w, "claude-code");
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("removed 1 older tokenjuice entry"),
+            "{}",
+            stdout(&out)
+        );
+        let v = w.json(&path);
+        let hooks = v["hooks"]["PreToolUse"][0]["hooks"].as_array().unwrap();
+        assert_eq!(hooks.len(), 1, "{v:#}");
+        assert_eq!(hooks[0]["command"], "after.sh");
+        assert_eq!(
+            v["env"]["CLAUDE_CODE_SHELL_PREFIX"],
+            format!("{} --shell-prefix=claude-code", launcher())
+        );
+        // and uninstall takes the prefix out, leaving the user's hook
+        let out = w.run(&["uninstall", "claude-code"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v = w.json(&path);
+        assert!(v.get("env").is_none(), "{v:#}");
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "after.sh"
+        );
+    }
     // gemini-cli: the old BeforeTool rewrite goes, the AfterTool tail comes.
     let w = World::new();
     let path = w.home.join(".gemini/settings.json");
@@ -895,7 +889,9 @@ fn the_files_indentation_is_kept() {
     assert!(install(&w, "claude-code").status.success());
     let text = w.read(&path);
     assert!(
-        text.starts_with("{\n    \"theme\": \"dark\",\n    \"hooks\": {\n        \"PreToolUse\""),
+        text.starts_with(
+            "{\n    \"theme\": \"dark\",\n    \"env\": {\n        \"CLAUDE_CODE_SHELL_PREFIX\""
+        ),
         "{text}"
     );
 }

@@ -128,8 +128,99 @@ fn lines_that_are_not_tool_lines_pass_through_byte_for_byte() {
     }
 }
 
+/// Runs the prefix as Claude Code 2.1 does: stdout and stderr one task file opened for
+/// appending. Returns the running child and the file.
+fn prefix_into_task_file(w: &World, line: &str, dir: &Path) -> (std::process::Child, PathBuf) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = dir.join("task.output");
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .custom_flags(0)
+        .open(&file)
+        .unwrap();
+    let child = w
+        .std_cmd(&["--shell-prefix=claude-code", line])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(f.try_clone().unwrap())
+        .stderr(f)
+        .spawn()
+        .unwrap();
+    (child, file)
+}
+
+#[test]
+fn in_claudes_task_file_the_output_streams_then_is_replaced_by_the_compaction() {
+    let w = World::new();
+    let dir = root(&w);
+    let cwd_file = dir.join("cwd");
+    // the raw output is in the file while the command runs (a background command's output
+    // can be read as it comes)…
+    let line = claude_line("echo started-9f2; sleep 2; seq 1 3000; exit 3", &cwd_file);
+    let (mut child, file) = prefix_into_task_file(&w, &line, &dir);
+    let t0 = std::time::Instant::now();
+    let mut seen_early = false;
+    while t0.elapsed() < std::time::Duration::from_secs(10) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if std::fs::read_to_string(&file)
+            .unwrap_or_default()
+            .contains("started-9f2")
+        {
+            seen_early = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        seen_early,
+        "the output streams into the task file as it comes"
+    );
+    // …and the compacted text replaces it when the command ends; exit code kept
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(3));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.len() * 10 < seq_3000().len() && text.lines().any(|l| l.trim() == "3000"),
+        "replaced by the compaction: {text}"
+    );
+    assert!(text.contains("started-9f2"), "{text}");
+    assert!(!text.contains('\0'), "no hole before the text: {text:?}");
+    // a small output stays exactly as the command wrote it
+    let line = claude_line("echo one; echo two >&2", &cwd_file);
+    let (mut child, file) = prefix_into_task_file(&w, &line, &tempfile_dir(&w, "small"));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "one\ntwo\n");
+}
+
+#[test]
+fn in_claudes_task_file_a_mark_is_taken_and_the_output_still_compacted() {
+    let w = World::new();
+    let dir = root(&w);
+    let cwd_file = dir.join("cwd");
+    let payload = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "seq 1 3000", "run_in_background": true}}).to_string();
+    assert!(w
+        .run_stdin(&["claude-code-pre-tool-use"], &payload)
+        .status
+        .success());
+    let (mut child, file) = prefix_into_task_file(&w, &claude_line("seq 1 3000", &cwd_file), &dir);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.len() * 10 < seq_3000().len(), "{text}");
+    assert!(files_under(&w.tmpdir()).is_empty(), "the mark was taken");
+}
+
+fn tempfile_dir(w: &World, name: &str) -> PathBuf {
+    let d = root(w).join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 #[test]
 fn a_background_command_marked_by_the_hook_passes_through_once() {
+    // stdout a pipe (not Claude 2.1's task file): a marked command streams uncompacted
     let w = World::new();
     let dir = root(&w);
     let cwd_file = dir.join("cwd");

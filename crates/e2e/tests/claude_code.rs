@@ -17,7 +17,9 @@ fn setup(p: &Paths) {
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)", "Bash(export:*)"],
             "deny": ["Bash(rm:*)"],
             "ask": ["Bash(git push:*)"]
-        }
+        },
+        // tokenjuice needs no hook in Claude Code: compaction must work with hooks off
+        "disableAllHooks": true
     });
     let path = p.home.join(".claude/settings.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -85,7 +87,7 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     let case = Case {
         host: "claude-code",
         wire: Wire::Anthropic,
-        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
+        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX), no hook: the output streams into Claude's task file and is replaced by the compaction",
         scenarios: scs,
         args: support::tool_args,
         setup,

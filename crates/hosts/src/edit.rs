@@ -168,7 +168,8 @@ pub fn find(spec: &HookSpec, root: &Map<String, Value>) -> Vec<Found> {
 }
 
 fn is_current(spec: &HookSpec, event: &str, matcher: Option<&str>, h: &Map<String, Value>) -> bool {
-    event == spec.event
+    spec.hook_entry
+        && event == spec.event
         && matcher == spec.matcher
         && handler_command(spec, h).is_some_and(|c| c.contains(&spec.entry_subcommand()))
 }

@@ -158,7 +158,11 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             let root = files::parse_object(&loaded)?;
             let with_wrap = spec.mechanism == Mechanism::PreToolRewrite;
             let command = launcher.hook_command(&spec.entry_subcommand(), with_wrap);
-            let (mut root, removed) = edit::install(spec, root, &command, &path)?;
+            let (mut root, removed) = if spec.hook_entry {
+                edit::install(spec, root, &command, &path)?
+            } else {
+                edit::uninstall(spec, root, &path)?
+            };
             if let Some(p) = registry::prefix_host(spec.id) {
                 if let Some(l) = prefix_env::install(p, &mut root, &launcher.path, &path)? {
                     lines.push(l);

@@ -148,6 +148,10 @@ pub struct HookSpec {
     /// The host prints the exit status itself next to the output (Claude's `Exit code N`),
     /// so tokenjuice prints none.
     pub prints_exit: bool,
+    /// Install writes a hook entry. False for a shell-prefix host that needs none (Claude
+    /// Code: its output file lets the prefix stream and then replace the output); install
+    /// then removes an entry an older tokenjuice wrote, and doctor warns about one left.
+    pub hook_entry: bool,
 }
 
 impl HookSpec {
@@ -200,6 +204,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: usize::MAX,
         },
         prints_exit: true,
+        hook_entry: true,
     },
     HookSpec {
         id: "cursor",
@@ -225,6 +230,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "claude-code",
@@ -248,7 +254,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's; the PreToolUse hook only marks background commands (run_in_background) so their output streams uncompacted"),
+        note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's. The output streams into Claude's task file as it comes (a background command's too) and is replaced by the compacted text when the command ends; no hook runs"),
         proven: Some(("claude", &["2.1"])),
         // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
         // file path; failures are cut too (measured by the e2e suite).
@@ -260,6 +266,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: usize::MAX,
         },
         prints_exit: true,
+        hook_entry: false,
     },
     HookSpec {
         id: "codex",
@@ -295,6 +302,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: usize::MAX,
         },
         prints_exit: true,
+        hook_entry: true,
     },
     HookSpec {
         id: "pi",
@@ -322,6 +330,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "gemini-cli",
@@ -358,6 +367,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: 2_000,
         },
         prints_exit: true,
+        hook_entry: true,
     },
     HookSpec {
         id: "qwen-code",
@@ -385,6 +395,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "copilot-cli",
@@ -410,6 +421,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: Some(("copilot", &["1.0"])),
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "vscode-copilot",
@@ -435,6 +447,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "droid",
@@ -462,6 +475,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "devin",
@@ -490,6 +504,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
     HookSpec {
         id: "opencode",
@@ -520,6 +535,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: Some(("opencode", &["1.18"])),
         cut: HostCut::NONE,
         prints_exit: false,
+        hook_entry: true,
     },
 ];
 

@@ -67,7 +67,12 @@ impl World {
 
     /// `tokenjuice <args>` with only HOME, PATH, SHELL, the project dir and the vars set.
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(BIN);
+        Command::from_std(self.std_cmd(args))
+    }
+
+    /// [`World::cmd`] as a `std` command, for a test that spawns it with its own stdio.
+    pub fn std_cmd(&self, args: &[&str]) -> std::process::Command {
+        let mut c = std::process::Command::new(BIN);
         c.env_clear()
             .env("HOME", &self.home)
             .env("PATH", system_path())

@@ -85,6 +85,40 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         }
     };
     let found = edit::find(spec, &root);
+    if !spec.hook_entry {
+        for f in &found {
+            // the background-marking entry of the previous install answers `{}`: it only
+            // costs time; any older one rewrote commands or results
+            let marking = f.event == spec.event
+                && f.matcher.as_deref() == spec.matcher
+                && !f.command(spec).contains("--wrap-launcher")
+                && f.command(spec).contains(&spec.entry_subcommand());
+            let (health, what) = if marking {
+                (
+                    Health::Warn,
+                    "the host runs it before every shell command, and it is no longer needed",
+                )
+            } else {
+                (
+                    Health::Broken,
+                    "it changes the commands or results the host runs and shows",
+                )
+            };
+            d.problem(
+                health,
+                format!(
+                    "an older tokenjuice hook entry is still at {}: {what}",
+                    f.location
+                ),
+                format!("{} (it removes it)", install_fix(spec.id)),
+            );
+        }
+        if let Some(p) = crate::registry::prefix_host(spec.id) {
+            super::prefix::check(&mut d, p, &root);
+        }
+        version(&mut d, spec, env);
+        return d;
+    }
     if found.is_empty() {
         if windows {
             d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
@@ -164,7 +198,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
     if !check_launchers(&mut d, spec, &command, env) {
         return d;
     }
-    host_specific(&mut d, spec, &path, entry, &root);
+    host_specific(&mut d, spec, &path, entry);
     probe_hook(&mut d, spec, &command);
     if let Some(p) = crate::registry::prefix_host(spec.id) {
         super::prefix::check(&mut d, p, &root);
@@ -349,13 +383,7 @@ fn check_launchers(d: &mut Diagnosis, spec: &HookSpec, command: &str, env: &Env)
     all_ok
 }
 
-fn host_specific(
-    d: &mut Diagnosis,
-    spec: &HookSpec,
-    path: &Path,
-    entry: &edit::Found,
-    root: &Map<String, Value>,
-) {
+fn host_specific(d: &mut Diagnosis, spec: &HookSpec, path: &Path, entry: &edit::Found) {
     if spec.id == "codex" {
         codex_checks(d, path, entry);
     }
@@ -370,17 +398,6 @@ fn host_specific(
             ),
             None => d.fact("read_file is available and unasked in the settings read (system, user, this folder)"),
         }
-    }
-    let honours_disable_all = matches!(spec.id, "qwen-code" | "claude-code");
-    if honours_disable_all && root.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
-        d.problem(
-            Health::Disabled,
-            format!(
-                "`disableAllHooks` is true, so {} runs no hooks",
-                spec.display
-            ),
-            "set \"disableAllHooks\": false in the settings file",
-        );
     }
 }
 

@@ -43,7 +43,11 @@ pub(super) fn check(d: &mut Diagnosis, spec: &PrefixSpec, root: &Map<String, Val
         d.problem(
             Health::Broken,
             format!("the prefix names `{launcher}`, which does not exist or is not executable; every shell command of the agent fails"),
-            format!("{}, or `tokenjuice uninstall {}`", install_fix(spec.id), spec.id),
+            format!(
+                "{} (`--local` points it at this build), or `tokenjuice uninstall {}`",
+                install_fix(spec.id),
+                spec.id
+            ),
         );
         return;
     }
