@@ -15,6 +15,15 @@ use crate::wire::{self, ToolResult, Turn, Wire};
 /// Prefix of the call ids the fake model hands out.
 pub const CALL_PREFIX: &str = "tjcall_";
 
+/// The results of the calls our model made (an agent may add calls of its own, as Copilot CLI
+/// reads a finished background command's output by itself); Gemini's carry no call id.
+fn our_results(wire: Wire, body: &Value) -> Vec<wire::ToolResult> {
+    wire::tool_results(wire, body)
+        .into_iter()
+        .filter(|r| wire == Wire::Gemini || r.call_id.starts_with(CALL_PREFIX))
+        .collect()
+}
+
 /// A session to run (also the JSON spec of `tj-e2e run`).
 #[derive(Debug, Clone)]
 pub struct Spec {
@@ -197,10 +206,7 @@ pub fn respond(spec: &Spec, req: &Request, body: &Value) -> Response {
     let offers_tool = wire::tool_names(spec.wire, body)
         .iter()
         .any(|n| n == &spec.tool);
-    let done = wire::tool_results(spec.wire, body)
-        .iter()
-        .filter(|r| spec.wire == Wire::Gemini || r.call_id.starts_with(CALL_PREFIX))
-        .count();
+    let done = our_results(spec.wire, body).len();
     let structured;
     let turn = if offers_tool && done < spec.calls.len() {
         Turn::Call {
@@ -338,7 +344,7 @@ pub fn run(spec: &Spec) -> Result<Outcome, String> {
     let requests: Vec<(String, Value)> = logged.into_iter().map(|(p, b, _)| (p, b)).collect();
     let results = requests
         .iter()
-        .map(|(_, b)| wire::tool_results(spec.wire, b))
+        .map(|(_, b)| our_results(spec.wire, b))
         .max_by_key(Vec::len)
         .unwrap_or_default();
     let read = |p: &PathBuf| {

@@ -87,6 +87,21 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"workdir": "sub"}),
         judge: Judge::Same,
     });
+    scs.push(Scenario {
+        name: "tty session",
+        command: "seq 1 300; tty >/dev/null && echo has-tty".into(),
+        extra: json!({"tty": true}),
+        judge: Judge::Same,
+    });
+    // A known difference (docs/hosts.md): the filter holds output up to 5 s to reduce it, so
+    // a call whose model-chosen yield is shorter than the command's run shows the session
+    // still running, but not the partial output printed so far.
+    scs.push(Scenario {
+        name: "yields before it ends",
+        command: "echo started; sleep 1.5; echo finished".into(),
+        extra: json!({"yield_time_ms": 300}),
+        judge: Judge::SameShape(&["Process running with session ID"]),
+    });
     scs.extend(scenarios::latency());
     let case = Case {
         host: "codex",

@@ -75,6 +75,12 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
             .into_iter()
             .filter(|s| s.name != "ask rule"),
     );
+    scs.push(scenarios::Scenario {
+        name: "background command",
+        command: "echo bg-start; sleep 0.3; echo bg-done".into(),
+        extra: serde_json::json!({"mode": "async"}),
+        judge: scenarios::Judge::Same,
+    });
     scs.extend(scenarios::latency());
     let case = Case {
         host: "copilot-cli",

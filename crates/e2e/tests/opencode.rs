@@ -86,6 +86,12 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
             .into_iter()
             .filter(|s| s.name != "ask rule"),
     );
+    scs.push(scenarios::Scenario {
+        name: "workdir argument",
+        command: "pwd".into(),
+        extra: serde_json::json!({"workdir": "sub"}),
+        judge: scenarios::Judge::Same,
+    });
     scs.extend(scenarios::latency());
     let case = Case {
         host: "opencode",
