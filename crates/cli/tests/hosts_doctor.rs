@@ -140,7 +140,12 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
             }
             // extensions and copilot-cli: the sample came back compacted, or the rewritten
             // command kept its exit code
-            "pi" | "copilot-cli" | "opencode" => &[&["compacted", "exit code 3 kept"]],
+            "pi" | "opencode" => &[&["compacted", "exit code 3 kept"]],
+            // and the large-output preview path: the saved full output is what is compacted
+            "copilot-cli" => &[
+                &["answered with a compacted result"],
+                &["compacted from the saved full output"],
+            ],
             other => panic!("no proof listed for {other}"),
         };
         for any_of in proofs {
@@ -475,4 +480,45 @@ fn doctor_hooks_summarises_every_host() {
     let o = w.run(&["doctor", "hooks"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("cursor: broken"));
+}
+
+/// A fake agent program `name` on PATH that prints `version` on stdout or stderr.
+fn fake_agent(w: &mut World, name: &str, version: &str, on_stderr: bool) {
+    let bin = w.tmp.path().join("fake-agents");
+    std::fs::create_dir_all(&bin).unwrap();
+    let redirect = if on_stderr { " >&2" } else { "" };
+    let script = bin.join(name);
+    w.write(&script, &format!("#!/bin/sh\necho '{version}'{redirect}\n"));
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    w.set("PATH", format!("{}:{}", bin.display(), system_path()));
+}
+
+#[test]
+fn the_agents_version_is_checked_against_the_proven_ones() {
+    // proven: a fact; stderr is read when stdout is empty (pi prints its version there)
+    for (host, program, version, on_stderr) in [
+        ("claude-code", "claude", "2.1.330 (Claude Code)", false),
+        ("pi", "pi", "0.73.1", true),
+    ] {
+        let mut w = World::new();
+        fake_agent(&mut w, program, version, on_stderr);
+        assert!(w.run(&["install", host, "--local"]).status.success());
+        let (r, code) = doctor(&w, host);
+        assert_eq!((health(&r), code), ("ok", 0), "{host}: {r}");
+        assert!(r.contains("the mechanism is proven in"), "{host}: {r}");
+    }
+    // another version: warn, naming the proven ones
+    let mut w = World::new();
+    fake_agent(&mut w, "claude", "3.0.1 (Claude Code)", false);
+    assert!(w
+        .run(&["install", "claude-code", "--local"])
+        .status
+        .success());
+    let (r, code) = doctor(&w, "claude-code");
+    assert_eq!((health(&r), code), ("warn", 0), "{r}");
+    assert!(
+        r.contains("claude 3.0.1 is a version the mechanism was not proven in (proven: 2.1)"),
+        "{r}"
+    );
 }

@@ -327,7 +327,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
-        proven: None,
+        proven: Some(("pi", &["0.73"])),
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,

@@ -200,6 +200,9 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
     }
     host_specific(&mut d, spec, &path, entry);
     probe_hook(&mut d, spec, &command);
+    if spec.answer == Answer::CopilotResult {
+        probe_copilot_preview(&mut d, spec, &command);
+    }
     if let Some(p) = crate::registry::prefix_host(spec.id) {
         super::prefix::check(&mut d, p, &root);
     }
@@ -225,9 +228,17 @@ pub(super) fn version(d: &mut Diagnosis, spec: &HookSpec, env: &Env) {
         Command::new(&program).arg("--version"),
         Duration::from_secs(10),
     );
+    // some print it on stderr (pi)
     let text = out
         .as_ref()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .map(|o| {
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            if stdout.trim().is_empty() {
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            } else {
+                stdout.into_owned()
+            }
+        })
         .unwrap_or_default();
     let Some(v) = text
         .split_whitespace()
@@ -616,6 +627,80 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
     }
     d.fact(format!("the hook, run through the hooks engine ({} dialect) on a sample {} payload, rewrote the command to: {rewritten}", dialect.id, spec.event));
     run_rewritten(d, spec, &rewritten, dir.path());
+}
+
+/// Copilot CLI cuts a shell result over ~20 KB to a 500-character preview naming the file that
+/// holds it, before postToolUse hooks run. The hook must read that file: a preview-shaped
+/// sample (its file in the private probe folder) must come back compacted, shorter than the
+/// preview, with the file's path, its first error line and Copilot's exit line kept.
+fn probe_copilot_preview(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
+    let Some(dir) = probe_dir_or_warn(d) else {
+        return;
+    };
+    let saved = dir.path().join("1-copilot-tool-output-doctor.txt");
+    let full = format!(
+        "error: checksum mismatch in chunk 7\n{}",
+        sample_post_text().repeat(3)
+    );
+    if std::fs::write(&saved, &full).is_err() {
+        d.notes
+            .push("could not write the large-output sample; that path was not probed".into());
+        return;
+    }
+    let preview = format!(
+        "Output too large to read at once ({:.1} KB). Saved to: {}\nConsider using tools like grep to examine portions of the output.\n\nPreview (first 500 chars):\n{}\n<shellId: 0 completed with exit code 0>",
+        full.len() as f64 / 1024.0,
+        saved.display(),
+        full.chars().take(500).collect::<String>()
+    );
+    let payload = json!({
+        "sessionId": "tokenjuice-doctor",
+        "timestamp": 0,
+        "cwd": dir.path().to_string_lossy(),
+        "toolName": spec.tools[0],
+        "toolArgs": json!({"command": "./fetch-all.sh"}).to_string(),
+        "toolResult": {"resultType": "success", "textResultForLlm": preview},
+    });
+    let handler = Handler {
+        timeout: Some(PROBE_TIMEOUT),
+        ..Handler::command(command)
+    };
+    let trace = run_handler(
+        spec.dialect.dialect(),
+        EventKind::PostToolUse,
+        &handler,
+        &payload,
+        dir.path(),
+        &EngineOptions::default(),
+    );
+    let text = trace
+        .output
+        .as_ref()
+        .and_then(|o| o.pointer("/modifiedResult/textResultForLlm"))
+        .and_then(Value::as_str);
+    let path = saved.display().to_string();
+    match text {
+        Some(t)
+            if t.len() < preview.len()
+                && t.contains(&path)
+                && t.contains("error: checksum mismatch in chunk 7")
+                && t.ends_with("<shellId: 0 completed with exit code 0>") =>
+        {
+            d.fact(format!(
+                "a sample over Copilot's ~20 KB preview threshold was compacted from the saved full output ({} → {} bytes, its path kept)",
+                full.len(),
+                t.len()
+            ))
+        }
+        _ => d.problem(
+            Health::Broken,
+            format!(
+                "the hook did not compact a large-output preview from its saved file; it answered {}",
+                trace.output.map(|o| o.to_string()).unwrap_or_else(|| trace.stdout.trim().to_string())
+            ),
+            install_fix(spec.id),
+        ),
+    }
 }
 
 fn sample_post_text() -> String {
