@@ -63,6 +63,11 @@ impl RawCapture {
         }
     }
 
+    /// The start of the output held in memory (empty for a file input).
+    pub fn head(&self) -> &[u8] {
+        &self.mem
+    }
+
     /// Stream everything kept to `out`.
     pub fn write_to(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(f) = &mut self.source {

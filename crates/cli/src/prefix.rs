@@ -248,12 +248,27 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
         no_stats: false,
         host: Some(HostOutput {
             command: tool.command,
-            cut: spec.host().cut,
+            cut: host_cut(spec),
             prints_exit: spec.host().prints_exit,
             split_stderr: spec.style == PrefixStyle::CodeBuddy,
             mirror,
         }),
     })
+}
+
+/// The host's cut of a result, as its settings have it: Claude Code's `bashOutputMaxChars`
+/// moves it (the lower of it and the default is used for failures too, where the exact rule
+/// is not known).
+fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
+    let mut cut = spec.host().cut;
+    if spec.style == PrefixStyle::Claude {
+        let env = tokenjuice_hosts::env::Env::from_process();
+        if let Some(n) = tokenjuice_hosts::claude_settings::output_max_chars(&env, &env.cwd) {
+            cut.fail_cut_chars = cut.fail_cut_chars.min(n);
+            cut.cut_chars = n;
+        }
+    }
+    cut
 }
 
 /// Claude Code 2.1 hands every Bash command one file, opened for appending, as stdout and

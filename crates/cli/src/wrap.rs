@@ -199,7 +199,13 @@ pub fn run(opts: WrapOpts) -> i32 {
     let ending = match finished {
         Ok(mut result) => {
             if let Some(h) = &opts.host {
-                let raw = fit_for_host(&mut result, h, &state.store, exit_code);
+                let raw = fit_for_host(
+                    &mut result,
+                    h,
+                    &state.store,
+                    exit_code,
+                    state.capture.head(),
+                );
                 if !raw {
                     state.store.attach(&mut result);
                 }
@@ -262,14 +268,17 @@ pub fn run(opts: WrapOpts) -> i32 {
     exit_code
 }
 
-/// Keep a host's text under its limits. Returns true when the raw output should be given
-/// instead (the reduction would not be smaller).
+/// Keep a host's text under its limits, and never more tokens than the host would have
+/// shown: the whole output, or its preview when the host would have cut it. Returns true when
+/// the raw output should be given instead (the reduction would not be smaller).
 fn fit_for_host(
     result: &mut tokenjuice_core::result::CompactResult,
     h: &HostOutput,
     store: &RunStore,
     exit_code: i32,
+    raw_head: &[u8],
 ) -> bool {
+    use tokenjuice_core::tokens::estimate;
     let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
     let text_chars = result.inline_text.chars().count();
     let passed_through = result
@@ -277,20 +286,44 @@ fn fit_for_host(
         .kinds
         .iter()
         .any(|k| k.ends_with("passthrough"));
-    if text_chars >= raw_chars || passed_through {
+    let failed = exit_code != 0;
+    let preview = h.cut.preview_chars(raw_chars, failed);
+    // what the model would read without us, in tokens
+    let host_tokens = match preview {
+        Some(keep) => {
+            let head = String::from_utf8_lossy(raw_head);
+            estimate(&head.chars().take(keep).collect::<String>())
+        }
+        None => result.stats.raw_tokens,
+    };
+    if passed_through
+        || (preview.is_none()
+            && (text_chars >= raw_chars || estimate(&result.inline_text) >= host_tokens))
+    {
         return true;
     }
-    let budget = h.cut.budget(raw_chars, exit_code != 0);
-    if text_chars > budget || result.inline_text.lines().count() > h.cut.max_lines {
-        let how = store
-            .recover_hint()
-            .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- …` for all".into());
-        result.inline_text =
-            tokenjuice_core::budget::fit(&result.inline_text, budget, h.cut.max_lines, &how);
-        result.stats.reduced_chars = result.inline_text.chars().count() as u64;
-        result.stats.reduced_tokens = tokenjuice_core::tokens::estimate(&result.inline_text);
+    let mut budget = h.cut.budget(raw_chars, failed);
+    let how = store
+        .recover_hint()
+        .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- …` for all".into());
+    let original = std::mem::take(&mut result.inline_text);
+    let mut text = original.clone();
+    for _ in 0..8 {
+        text = tokenjuice_core::budget::fit(&original, budget, h.cut.max_lines, &how);
+        let tokens = estimate(&text);
+        if tokens < host_tokens.max(1) || budget < 64 {
+            break;
+        }
+        // dense text: shrink by the overshoot, with room
+        let shrink = (host_tokens as f64 / tokens as f64 * 0.9).clamp(0.1, 0.95);
+        budget = (budget as f64 * shrink) as usize;
+    }
+    if text != original {
+        result.stats.reduced_chars = text.chars().count() as u64;
+        result.stats.reduced_tokens = estimate(&text);
         result.compaction.kinds.push("host-budget".into());
     }
+    result.inline_text = text;
     false
 }
 

@@ -31,6 +31,17 @@ impl HostCut {
         max_lines: usize::MAX,
     };
 
+    /// How many characters of an output of `raw_chars` the host shows when it cuts it (its
+    /// preview); `None` when it shows the output whole.
+    pub fn preview_chars(&self, raw_chars: usize, failed: bool) -> Option<usize> {
+        let (cut, keeps) = if failed {
+            (self.fail_cut_chars, self.fail_over_cut_keeps)
+        } else {
+            (self.cut_chars, self.over_cut_keeps)
+        };
+        (raw_chars > cut).then_some(keeps)
+    }
+
     /// How many characters our text for this output may have: never more than the raw
     /// output had, and under the host's cut; when the raw output was over the cut, no more
     /// than what the host would have shown of it.

@@ -26,6 +26,15 @@ fn setup(p: &Paths) {
     std::fs::write(path, settings.to_string()).unwrap();
 }
 
+/// `setup` with Claude's inline limit lowered to its minimum (`bashOutputMaxChars`).
+fn setup_small_cut(p: &Paths) {
+    setup(p);
+    let path = p.home.join(".claude/settings.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["bashOutputMaxChars"] = json!(4000);
+    std::fs::write(path, v.to_string()).unwrap();
+}
+
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
@@ -106,4 +115,27 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     drive::assert_one_exit_line(&case, &with, "Exit code 1");
     // CLAUDE_CONFIG_DIR is the configuration directory itself
     drive::config_var_session(&case, &agent, "CLAUDE_CONFIG_DIR", "cfg/.claude", "cfg");
+    // bashOutputMaxChars moves Claude's cut: tokenjuice's text stays under it (no preview)
+    let small_cut = Case {
+        scenarios: scenarios::compaction(),
+        setup: setup_small_cut,
+        report: false,
+        ..case
+    };
+    let (without, with) = drive::compare(&small_cut, &agent);
+    assert!(
+        without
+            .outcome
+            .results
+            .iter()
+            .any(|r| r.text.contains("<persisted-output>")),
+        "Claude previews these outputs itself at 4,000 characters"
+    );
+    for r in &with.outcome.results {
+        assert!(
+            !r.text.contains("<persisted-output>") && r.text.chars().count() <= 4_000,
+            "over Claude's cut with tokenjuice: {}",
+            r.text.chars().take(1500).collect::<String>()
+        );
+    }
 }

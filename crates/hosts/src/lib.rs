@@ -15,6 +15,7 @@
 //! Layering: this crate uses `tokenjuice-core` (shell quoting and parsing, compaction for
 //! post-tool hosts) and `tokenjuice-hooks` (dialects, payloads, the runner); the CLI uses it.
 
+pub mod claude_settings;
 pub mod codex_env;
 pub mod doctor;
 pub mod edit;

@@ -243,8 +243,12 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
                     clip(&with.text)
                 ));
             }
+            // a fact that starts with a line break is a whole line: at the start counts too
+            let has = |t: &str, f: &str| {
+                t.contains(f) || f.strip_prefix('\n').is_some_and(|l| t.starts_with(l))
+            };
             for f in *facts {
-                if without.text.contains(f) && !with.text.contains(f) {
+                if has(&without.text, f) && !has(&with.text, f) {
                     why.push(format!("lost the fact `{f}`:\n{}", clip(&with.text)));
                 }
             }
