@@ -258,14 +258,27 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
 
 /// The host's cut of a result, as its settings have it: Claude Code's `bashOutputMaxChars`
 /// moves it (the lower of it and the default is used for failures too, where the exact rule
-/// is not known).
+/// is not known); CodeBuddy 2.117 takes `BASH_MAX_OUTPUT_LENGTH` from its environment, up
+/// to 150,000, for every command.
 fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
     let mut cut = spec.host().cut;
-    if spec.style == PrefixStyle::Claude {
-        let env = tokenjuice_hosts::env::Env::from_process();
-        if let Some(n) = tokenjuice_hosts::claude_settings::output_max_chars(&env, &env.cwd) {
-            cut.fail_cut_chars = cut.fail_cut_chars.min(n);
-            cut.cut_chars = n;
+    match spec.style {
+        PrefixStyle::Claude => {
+            let env = tokenjuice_hosts::env::Env::from_process();
+            if let Some(n) = tokenjuice_hosts::claude_settings::output_max_chars(&env, &env.cwd) {
+                cut.fail_cut_chars = cut.fail_cut_chars.min(n);
+                cut.cut_chars = n;
+            }
+        }
+        PrefixStyle::CodeBuddy => {
+            let n = std::env::var("BASH_MAX_OUTPUT_LENGTH")
+                .ok()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .filter(|n| *n > 0);
+            if let Some(n) = n {
+                cut.cut_chars = n.min(150_000);
+                cut.fail_cut_chars = cut.cut_chars;
+            }
         }
     }
     cut

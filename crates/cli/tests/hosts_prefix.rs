@@ -371,3 +371,46 @@ fn droid_is_refused_and_nothing_is_written() {
     assert!(!w.home.join(".factory").exists(), "no file, no folder");
     assert_eq!(files_under(&w.home), Vec::<PathBuf>::new());
 }
+
+#[test]
+fn the_hosts_own_output_limit_settings_move_the_cut() {
+    // 400 distinct error lines: kept by the reduction, far over the limits set below
+    let noisy = "python3 -c \"import random; random.seed(7); [print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40))) for _ in range(400)]\"";
+    // CodeBuddy reads BASH_MAX_OUTPUT_LENGTH from its environment
+    let w = World::new();
+    let dir = root(&w);
+    let env = [
+        ("CODEBUDDY_SESSION_ID", "x"),
+        ("BASH_MAX_OUTPUT_LENGTH", "600"),
+    ];
+    let o = prefix(
+        &w,
+        "codebuddy",
+        &format!("eval {}", quote(noisy)),
+        &dir,
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.chars().count() < 600, "{} chars: {out}", out.len());
+    assert!(out.contains("tokenjuice"), "{out}");
+    // Claude Code reads bashOutputMaxChars from its settings (here the project's; 4,000 is
+    // its least): an output over it would be a 2 KB preview, so ours stays under that
+    let w = World::new();
+    let dir = root(&w);
+    w.write(
+        &dir.join(".claude/settings.json"),
+        r#"{"bashOutputMaxChars": 4000}"#,
+    );
+    let cwd_file = dir.join("cwd");
+    let o = prefix(&w, "claude-code", &claude_line(noisy, &cwd_file), &dir, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.chars().count() <= 2000, "{} chars: {out}", out.len());
+    assert!(out.contains("tokenjuice cat"), "{out}");
+    // without the setting, Claude's default 30,000 leaves room for the whole reduction
+    let w = World::new();
+    let dir = root(&w);
+    let o = prefix(&w, "claude-code", &claude_line(noisy, &cwd_file), &dir, &[]);
+    assert!(stdout(&o).chars().count() > 4000, "{}", stdout(&o));
+}
