@@ -24,6 +24,9 @@ pub struct RunStore {
     started: Instant,
     ts_ms: i64,
     writer: Option<BackgroundWriter>,
+    /// The artifact is wanted but its writer starts with the first output byte: a command
+    /// that prints nothing costs no thread and no file.
+    writer_pending: bool,
     stored: Option<Stored>,
     capture_truncated: bool,
 }
@@ -44,7 +47,7 @@ impl RunStore {
         let env = |k: &str| std::env::var(k).ok();
         let settings = Settings::load(&env);
         let want_store = store || settings::store_requested(&env, source);
-        let mut rs = RunStore {
+        RunStore {
             kind,
             source: source.map(str::to_string),
             record: settings.history && !no_stats,
@@ -52,26 +55,31 @@ impl RunStore {
             started: Instant::now(),
             ts_ms: tokenjuice_store::now_ms(),
             writer: None,
+            writer_pending: want_store,
             stored: None,
             capture_truncated: false,
-        };
-        if want_store {
-            let started = match &rs.settings.home {
-                Some(home) => BackgroundWriter::start(home, rs.settings.artifact_max_bytes),
-                None => Err(tokenjuice_store::StoreError::NoHome),
-            };
-            match started {
-                Ok(w) => rs.writer = Some(w),
-                Err(e) => eprintln!(
-                    "tokenjuice: warning: cannot keep the raw output ({e}); continuing without it"
-                ),
-            }
         }
-        rs
+    }
+
+    fn start_writer(&mut self) {
+        self.writer_pending = false;
+        let started = match &self.settings.home {
+            Some(home) => BackgroundWriter::start(home, self.settings.artifact_max_bytes),
+            None => Err(tokenjuice_store::StoreError::NoHome),
+        };
+        match started {
+            Ok(w) => self.writer = Some(w),
+            Err(e) => eprintln!(
+                "tokenjuice: warning: cannot keep the raw output ({e}); continuing without it"
+            ),
+        }
     }
 
     /// Output bytes as they arrive.
     pub fn push(&mut self, chunk: &[u8]) {
+        if self.writer_pending && !chunk.is_empty() {
+            self.start_writer();
+        }
         if let Some(w) = &mut self.writer {
             w.push(chunk);
         }

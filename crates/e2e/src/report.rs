@@ -42,17 +42,7 @@ fn row(v: &Value) -> String {
     } else {
         "—".into()
     };
-    let latency = match (
-        v["latency_ms_without"].as_u64(),
-        v["latency_ms_with"].as_u64(),
-    ) {
-        (Some(a), Some(b)) => format!(
-            "{:+} ms ({a} → {b} ms, {} build)",
-            b as i64 - a as i64,
-            v["build"].as_str().unwrap_or("debug")
-        ),
-        _ => "—".into(),
-    };
+    let latency = latency_cell(v);
     format!(
         "| {} | {} | {} | {} | {ok}/{total} | {saved} | {latency} |",
         v["host"].as_str().unwrap_or("?"),
@@ -64,6 +54,50 @@ fn row(v: &Value) -> String {
         v["mechanism"].as_str().unwrap_or("?"),
         if compaction.is_empty() { "no" } else { "yes" },
     )
+}
+
+/// The time added per command: with several rounds (`latency_runs`, pairs of medians without
+/// and with tokenjuice), the median of their differences and the range; with one, that one.
+fn latency_cell(v: &Value) -> String {
+    let build = v["build"].as_str().unwrap_or("debug");
+    let mut runs: Vec<(i64, i64)> = v["latency_runs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p[0].as_i64()?, p[1].as_i64()?)))
+        .collect();
+    if runs.is_empty() {
+        if let (Some(a), Some(b)) = (
+            v["latency_ms_without"].as_i64(),
+            v["latency_ms_with"].as_i64(),
+        ) {
+            runs.push((a, b));
+        }
+    }
+    match runs.len() {
+        0 => "—".into(),
+        1 => {
+            let (a, b) = runs[0];
+            format!("{:+} ms ({a} → {b} ms, {build} build)", b - a)
+        }
+        n => {
+            let mut d: Vec<i64> = runs.iter().map(|(a, b)| b - a).collect();
+            d.sort_unstable();
+            let median = if n % 2 == 1 {
+                d[n / 2] as f64
+            } else {
+                (d[n / 2 - 1] + d[n / 2]) as f64 / 2.0
+            };
+            let mut without: Vec<i64> = runs.iter().map(|r| r.0).collect();
+            without.sort_unstable();
+            format!(
+                "{median:+} ms (median of {n} rounds, each {:+}…{:+}; host alone ~{} ms; {build} build)",
+                d[0],
+                d[n - 1],
+                without[n / 2]
+            )
+        }
+    }
 }
 
 /// The table for the reports in `dir`.
@@ -121,6 +155,20 @@ mod tests {
         assert_eq!(
             r,
             "| h | 1.0 | m | yes | 1/2 | 100 → 25 (75% less) | +3 ms (40 → 43 ms, release build) |"
+        );
+    }
+
+    #[test]
+    fn several_rounds_give_the_median_difference_and_its_range() {
+        let v = json!({"build": "release", "latency_runs": [[40, 52], [41, 42], [47, 47]]});
+        assert_eq!(
+            latency_cell(&v),
+            "+1 ms (median of 3 rounds, each +0…+12; host alone ~41 ms; release build)"
+        );
+        let v = json!({"build": "release", "latency_runs": [[40, 44], [40, 41]]});
+        assert_eq!(
+            latency_cell(&v),
+            "+2.5 ms (median of 2 rounds, each +1…+4; host alone ~40 ms; release build)"
         );
     }
 }

@@ -125,7 +125,7 @@ impl Outcome {
     pub fn call_times_ms(&self, wire: Wire) -> Vec<u64> {
         let mut first_with: Vec<Option<u64>> = Vec::new();
         for ((_, body), at) in self.requests.iter().zip(&self.arrivals_ms) {
-            let n = wire::tool_results(wire, body).len();
+            let n = our_results(wire, body).len();
             if first_with.len() <= n {
                 first_with.resize(n + 1, None);
             }

@@ -242,14 +242,26 @@ pub fn timeout() -> Duration {
 }
 
 /// One row of the host report (`target/e2e-report/<host>.json`), read by `tj-e2e report`.
+/// Writes the host's report; the latency pair of every earlier run still in the file is kept
+/// in `latency_runs` (`scripts/bench hosts` clears the folder, then runs several rounds).
 pub fn write_report(host: &str, report: &Value) {
     let dir = repo_root().join("target/e2e-report");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join(format!("{host}.json")),
-        serde_json::to_string_pretty(report).unwrap(),
-    )
-    .unwrap();
+    let path = dir.join(format!("{host}.json"));
+    let mut runs: Vec<Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["latency_runs"].as_array().cloned())
+        .unwrap_or_default();
+    let mut report = report.clone();
+    if let (Some(a), Some(b)) = (
+        report["latency_ms_without"].as_u64(),
+        report["latency_ms_with"].as_u64(),
+    ) {
+        runs.push(serde_json::json!([a, b]));
+    }
+    report["latency_runs"] = Value::Array(runs);
+    std::fs::write(path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
 }
 
 /// The usual shell-tool arguments: the command, the scenario's name as the description,
