@@ -212,14 +212,42 @@ pub fn fault_injection(point: &str) {
     let _ = point;
 }
 
+/// When this process started, for `TOKENJUICE_TIMING_LOG`.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Appends `<our time> <the command's time>` in microseconds to the file named by
+/// `TOKENJUICE_TIMING_LOG` (set by the end-to-end suite to measure, inside a real agent, the
+/// time tokenjuice adds to a command: the first minus the second, plus process start).
+fn log_timing() {
+    let Some(path) = std::env::var_os("TOKENJUICE_TIMING_LOG") else {
+        return;
+    };
+    let Some(started) = STARTED.get() else {
+        return;
+    };
+    let total = started.elapsed().as_micros();
+    let child = wrap::CHILD_MICROS.load(std::sync::atomic::Ordering::Relaxed);
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        use std::io::Write;
+        let _ = writeln!(f, "{total} {child}");
+    }
+}
+
 fn main() {
+    STARTED.get_or_init(std::time::Instant::now);
     // Panics are caught and reported as one warning line (fail open); no backtrace noise.
     std::panic::set_hook(Box::new(|_| {}));
     // A host's shell prefix (`--shell-prefix=<host> '<line>'`) is read before clap: the host
     // decides this argv's shape, and it runs on every command, so it must start fast.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(host) = prefix::requested(&args) {
-        std::process::exit(prefix::run(&host, &args));
+        let code = prefix::run(&host, &args);
+        log_timing();
+        std::process::exit(code);
     }
     if codex_filter::requested(&args).is_some() {
         std::process::exit(codex_filter::run(&args));

@@ -58,6 +58,9 @@ pub struct HostOutput {
 /// already in the host's file): a long-running background server must not fill memory.
 const MIRROR_MAX: u64 = 64 << 20;
 
+/// How long the last command ran (spawn to exit), in microseconds.
+pub static CHILD_MICROS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 pub fn run(opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
     let planned = catch_unwind(AssertUnwindSafe(|| {
@@ -113,6 +116,7 @@ pub fn run(opts: WrapOpts) -> i32 {
         crate::child::Group::Own
     };
     let split = opts.host.as_ref().is_some_and(|h| h.split_stderr);
+    let child_started = std::time::Instant::now();
     let child = match crate::child::spawn(&opts.argv, group, split) {
         Ok(c) => c,
         Err(code) => {
@@ -148,6 +152,10 @@ pub fn run(opts: WrapOpts) -> i32 {
         feed(chunk, is_err, &mut state, &mut session, &stdout_handle)
     });
 
+    CHILD_MICROS.store(
+        u64::try_from(child_started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let exit_code = match status.code() {
         Some(c) => c,
         None => 128 + status.signal().unwrap_or(0),

@@ -42,7 +42,13 @@ fn row(v: &Value) -> String {
     } else {
         "—".into()
     };
-    let latency = latency_cell(v);
+    let mut latency = latency_cell(v);
+    if let Some(us) = v["own_us"].as_u64() {
+        latency.push_str(&format!(
+            "; the prefix's own time in the host: {:.1} ms",
+            us as f64 / 1000.0
+        ));
+    }
     format!(
         "| {} | {} | {} | {} | {ok}/{total} | {saved} | {latency} |",
         v["host"].as_str().unwrap_or("?"),

@@ -70,7 +70,14 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
         );
     }
     let calls = case.scenarios.iter().map(case.args).collect();
-    let spec = (case.spec)(agent, &paths, calls);
+    let mut spec = (case.spec)(agent, &paths, calls);
+    if with_tj {
+        // the shell prefix logs, per command, its own time and the command's
+        spec.env.push((
+            "TOKENJUICE_TIMING_LOG".into(),
+            work.join("timing.log").display().to_string(),
+        ));
+    }
     Run {
         outcome: super::run(&spec, work),
         project: paths.project,
@@ -161,6 +168,15 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     let times =
         |r: &Run| scenarios::probe_median_ms(&r.outcome.call_times_ms(case.wire), n, probes);
     let (lat_without, lat_with) = (times(&without), times(&with));
+    // inside the agent, what the prefix itself added to each trivial command (its time minus
+    // the command's; process start not included)
+    let own_us = own_time_us(&work.join("timing.log"), probes);
+    if let Some(us) = own_us {
+        eprintln!(
+            "{} tokenjuice's own time per trivial command inside the host (median of {probes}): {us} µs",
+            case.host
+        );
+    }
     eprintln!(
         "{} time per trivial command in the host (median of {}): {lat_without:?} ms without, {lat_with:?} ms with tokenjuice",
         case.host,
@@ -189,7 +205,7 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
         super::write_report(
             case.host,
             &json!({"host": case.host, "version": version, "mechanism": case.mechanism,
-                "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with, "build": build,
+                "scenarios": rows, "latency_ms_without": lat_without, "latency_ms_with": lat_with, "own_us": own_us, "build": build,
                 "failures": failures.len()}),
         );
     }
@@ -201,6 +217,24 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
         failures.join("\n\n")
     );
     (without, with)
+}
+
+/// The median of `<ours> - <command's>` over the last `n` lines of a timing log.
+fn own_time_us(log: &Path, n: usize) -> Option<u64> {
+    let text = std::fs::read_to_string(log).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    if n == 0 || lines.len() < n {
+        return None;
+    }
+    let mut added: Vec<u64> = lines[lines.len() - n..]
+        .iter()
+        .filter_map(|l| {
+            let (t, c) = l.split_once(' ')?;
+            Some(t.parse::<u64>().ok()?.saturating_sub(c.parse().ok()?))
+        })
+        .collect();
+    added.sort_unstable();
+    added.get(added.len() / 2).copied()
 }
 
 /// The result of the "failing test run" scenario holds the host's own exit line exactly once
