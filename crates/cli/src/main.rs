@@ -21,7 +21,7 @@ use tokenjuice_core::result::CompactResult;
 #[derive(Parser)]
 #[command(
     name = "tokenjuice",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TOKENJUICE_BUILD"), ")"),
     about = "Compacts shell output for AI coding agents while keeping every fact they need",
     long_about = "tokenjuice runs a command (or reads its output) and prints a shorter, faithful version: \
 every error, failing test, diagnostic location and summary count stays; progress bars, passing tests and \
@@ -61,9 +61,29 @@ enum Cmd {
     Stats(store_cmd::StatsArgs),
     /// Commands that need a rule and rules that save little, from the history or one output.
     Discover(store_cmd::DiscoverArgs),
+    /// Print a shell completion script: `source <(tokenjuice completions bash)`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff): `tokenjuice man | man -l -`; `--dir` writes one page per
+    /// subcommand too.
+    Man(ManArgs),
     /// The entrypoints agents call: `<host>-pre-tool-use --wrap-launcher <path>`, `<host>-post-tool-use`.
     #[command(external_subcommand)]
     HostEntry(Vec<String>),
+}
+
+#[derive(Args)]
+struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+#[derive(Args)]
+struct ManArgs {
+    /// Write tokenjuice.1 and a page per subcommand (tokenjuice-wrap.1, …) into this folder
+    /// instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -212,6 +232,55 @@ pub fn fault_injection(point: &str) {
     let _ = point;
 }
 
+/// `tokenjuice man`: the main page on stdout, or every page into `--dir`.
+fn man(a: ManArgs) -> i32 {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let Some(dir) = a.dir else {
+        let mut out = std::io::stdout().lock();
+        return match clap_mangen::Man::new(cmd).render(&mut out) {
+            Ok(()) => 0,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(e) => {
+                eprintln!("tokenjuice: cannot write the man page: {e}");
+                1
+            }
+        };
+    };
+    let write = || -> std::io::Result<Vec<std::path::PathBuf>> {
+        std::fs::create_dir_all(&dir)?;
+        let mut written = Vec::new();
+        let mut pages = vec![("tokenjuice".to_string(), cmd.clone())];
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let name = format!("tokenjuice-{}", sub.get_name());
+            pages.push((name.clone(), sub.clone().name(name)));
+        }
+        for (name, page) in pages {
+            let path = dir.join(format!("{name}.1"));
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(page).render(&mut buf)?;
+            std::fs::write(&path, buf)?;
+            written.push(path);
+        }
+        Ok(written)
+    };
+    match write() {
+        Ok(paths) => {
+            for p in paths {
+                println!("{}", p.display());
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!(
+                "tokenjuice: cannot write the man pages into {}: {e} (pick a folder you can write)",
+                dir.display()
+            );
+            1
+        }
+    }
+}
+
 /// When this process started, for `TOKENJUICE_TIMING_LOG`.
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
@@ -307,6 +376,17 @@ fn main() {
         Cmd::Cat(a) => store_cmd::run("cat", || store_cmd::cat(a)),
         Cmd::Stats(a) => store_cmd::run("stats", || store_cmd::stats(a)),
         Cmd::Discover(a) => store_cmd::run("discover", || store_cmd::discover(a)),
+        Cmd::Completions(a) => {
+            use clap::CommandFactory;
+            clap_complete::generate(
+                a.shell,
+                &mut Cli::command(),
+                "tokenjuice",
+                &mut std::io::stdout(),
+            );
+            0
+        }
+        Cmd::Man(a) => man(a),
     };
     std::process::exit(code);
 }

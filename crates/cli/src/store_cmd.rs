@@ -79,6 +79,13 @@ pub struct StatsArgs {
     /// Only runs from this source (host label).
     #[arg(long, value_name = "NAME")]
     pub source: Option<String>,
+    /// A chart of tokens saved per day, one line per day (plain `#` bars off a terminal, so
+    /// it reads the same in a CI log); the last `--days` days unless `--since` says otherwise.
+    #[arg(long, conflicts_with_all = ["by", "format"])]
+    pub chart: bool,
+    /// Days the chart shows, today included.
+    #[arg(long, default_value_t = 30, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=400), requires = "chart")]
+    pub days: u16,
 }
 
 #[derive(Args)]
@@ -368,7 +375,15 @@ pub fn stats(a: StatsArgs) -> Result<i32> {
     let Some(h) = open_history(&home)? else {
         return empty_stats(&s, &home, a.format);
     };
-    let w = window(&h, a.since.as_deref(), &tz, None)?;
+    let mut w = window(&h, a.since.as_deref(), &tz, None)?;
+    if a.chart && a.since.is_none() {
+        // the last N calendar days, today included
+        let mut first = timefmt::day_of(w.to_ms - 1, &tz);
+        for _ in 1..a.days {
+            first = first.yesterday().unwrap_or(first);
+        }
+        w.from_ms = timefmt::start_of_day(first, &tz);
+    }
     let report = match &a.source {
         Some(src) => report::build_for_source(
             &h,
@@ -421,12 +436,92 @@ pub fn stats(a: StatsArgs) -> Result<i32> {
                 )?;
             }
         }
+        StatsFormat::Text if a.chart => {
+            write_chart(&mut out, &report, &Style::detect())?;
+        }
         StatsFormat::Text => {
             let style = Style::detect();
             write_stats_text(&mut out, &report, by, &style)?;
         }
     }
     Ok(0)
+}
+
+/// Width of the longest bar of the chart.
+const CHART_WIDTH: usize = 40;
+
+/// Tokens saved per day, one line per day with a bar scaled to the best day: the date and
+/// weekday, the bar, the tokens saved, then runs and the share saved. Days with no runs are
+/// shown (an empty bar); a day whose output grew has no bar and a negative number.
+fn write_chart(out: &mut dyn Write, r: &Report, style: &Style) -> Result<()> {
+    let tz = timefmt::zone(&r.timezone).unwrap_or(TimeZone::UTC);
+    let days = &r.days;
+    let max = days.iter().map(|d| d.sums.saved_tokens).max().unwrap_or(0);
+    let per = (max.max(1) as f64 / CHART_WIDTH as f64).max(1.0);
+    writeln!(
+        out,
+        "{} {} → {} ({}), {} saved in {} run{}",
+        style.bold("tokens saved per day"),
+        timefmt::format_ms(r.from_ms, &tz)
+            .split_whitespace()
+            .next()
+            .unwrap_or(""),
+        timefmt::format_ms(r.to_ms - 1, &tz)
+            .split_whitespace()
+            .next()
+            .unwrap_or(""),
+        r.timezone,
+        short(r.totals.saved_tokens),
+        r.totals.runs,
+        if r.totals.runs == 1 { "" } else { "s" }
+    )?;
+    if days.is_empty() {
+        writeln!(out, "no runs in this window")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "scale: {} = {} tokens saved",
+        if style.bars { "█" } else { "#" },
+        short(per.round() as i64)
+    )?;
+    for d in days {
+        let saved = d.sums.saved_tokens;
+        let cells = if saved > 0 {
+            ((saved as f64 / per).round() as usize).clamp(1, CHART_WIDTH)
+        } else {
+            0
+        };
+        let bar = if style.bars {
+            let b = "█".repeat(cells);
+            if style.color && cells > 0 {
+                format!("\x1b[32m{b}\x1b[0m")
+            } else {
+                b
+            }
+        } else {
+            "#".repeat(cells)
+        };
+        let weekday = timefmt::weekday_short(&d.key);
+        let detail = if d.sums.runs == 0 {
+            String::new()
+        } else {
+            format!(
+                "  {} run{}, {:.0}% saved",
+                d.sums.runs,
+                if d.sums.runs == 1 { "" } else { "s" },
+                (1.0 - d.ratio) * 100.0
+            )
+        };
+        writeln!(
+            out,
+            "{} {weekday} {bar}{} {:>7}{detail}",
+            d.key,
+            " ".repeat(CHART_WIDTH - cells),
+            short(saved)
+        )?;
+    }
+    Ok(())
 }
 
 fn empty_stats(s: &Settings, home: &Home, format: StatsFormat) -> Result<i32> {

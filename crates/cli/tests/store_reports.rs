@@ -350,3 +350,74 @@ fn doctor_with_no_history_and_with_a_host_target_goes_to_host_checks() {
     let out = tj(&sb).arg("discover").output().unwrap();
     assert!(out.status.success());
 }
+
+#[test]
+fn the_chart_draws_one_plain_line_per_day_scaled_to_the_best_day() {
+    let sb = Sandbox::new();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let day = 86_400_000;
+    insert(
+        &sb,
+        &[
+            (now - 1000, "r/a", "cargo", Some("test"), 1000, 100),
+            (now - 2000, "r/a", "cargo", Some("test"), 1000, 100),
+            (now - 2 * day, "r/b", "git", Some("log"), 500, 400),
+            (now - 5 * day, "r/c", "ls", None, 10, 20),
+        ],
+    );
+    let out = tj(&sb)
+        .args(["stats", "--chart", "--days", "7", "--timezone", "utc"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains('\x1b') && !text.contains('█'),
+        "plain off a terminal: {text}"
+    );
+    assert!(text.starts_with("tokens saved per day "), "{text}");
+    assert!(text.contains("1.9k saved in 4 runs"), "{text}");
+    assert!(text.contains("scale: # = 45 tokens saved"), "{text}");
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    assert_eq!(rows.len(), 7, "seven days, empty ones too: {text}");
+    let bar = |l: &str| l.matches('#').count();
+    // today: the best day, a full bar; two days ago 100 of 1800: two cells; five days ago the
+    // output grew: no bar, a negative number; empty days: no bar, 0
+    assert_eq!(bar(rows[6]), 40, "{text}");
+    assert!(
+        rows[6].contains("1.8k") && rows[6].contains("2 runs, 90% saved"),
+        "{text}"
+    );
+    assert_eq!(bar(rows[4]), 2, "{text}");
+    assert_eq!(bar(rows[1]), 0, "{text}");
+    assert!(
+        rows[1].contains("-10") && rows[1].contains("1 run, -100% saved"),
+        "{text}"
+    );
+    assert!(rows[0].trim_end().ends_with(" 0"), "{text}");
+    // each row starts with its date and weekday
+    let first = rows[0].split_whitespace().collect::<Vec<_>>();
+    assert_eq!(first[0].len(), 10, "{text}");
+    assert!(
+        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].contains(&first[1]),
+        "{text}"
+    );
+    // --days narrows it; --chart with a breakdown is refused
+    let out = tj(&sb)
+        .args(["stats", "--chart", "--days", "2", "--timezone", "utc"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 4);
+    let out = tj(&sb)
+        .args(["stats", "--chart", "--by", "day"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -88,6 +88,22 @@ pub fn date_key(d: Date) -> String {
     format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
 }
 
+/// `Mon`… for a `YYYY-MM-DD` key; three blanks when it is not a date.
+pub fn weekday_short(key: &str) -> &'static str {
+    use jiff::civil::Weekday::*;
+    key.parse::<Date>()
+        .map(|d| match d.weekday() {
+            Monday => "Mon",
+            Tuesday => "Tue",
+            Wednesday => "Wed",
+            Thursday => "Thu",
+            Friday => "Fri",
+            Saturday => "Sat",
+            Sunday => "Sun",
+        })
+        .unwrap_or("   ")
+}
+
 /// The calendar day of a moment in a zone.
 pub fn day_of(ts_ms: i64, tz: &TimeZone) -> Date {
     match Timestamp::from_millisecond(ts_ms) {
