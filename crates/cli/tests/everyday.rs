@@ -182,3 +182,48 @@ fn version_names_the_commit_and_the_linking() {
         _ => assert_eq!(parts[0], "unknown commit", "{v}"),
     }
 }
+
+#[test]
+fn the_release_check_refuses_a_dynamically_linked_binary() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/release");
+    let out = Command::new(&script)
+        .args(["--check", bin().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("is dynamically linked: it needs a dynamic loader")
+            && err.contains("scripts/release"),
+        "{err}"
+    );
+}
+
+#[test]
+fn binstall_metadata_names_what_the_release_script_packs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Value =
+        toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+    let meta = &manifest["package"]["metadata"]["binstall"];
+    let url = meta["pkg-url"].as_str().unwrap();
+    let dir = meta["bin-dir"].as_str().unwrap();
+    assert_eq!(meta["pkg-fmt"].as_str(), Some("tgz"));
+    assert!(
+        url.ends_with("/tokenjuice-{ version }-{ target }.tar.gz"),
+        "{url}"
+    );
+    assert_eq!(
+        dir,
+        "tokenjuice-{ version }-{ target }/{ bin }{ binary-ext }"
+    );
+    let script = std::fs::read_to_string(root.join("../../scripts/release")).unwrap();
+    assert!(
+        script.contains("name=tokenjuice-$version-$target"),
+        "the pack's name"
+    );
+    assert!(
+        script.contains(r#"cp "$bin" "dist/$name/tokenjuice""#),
+        "the binary's place in it"
+    );
+    assert!(script.contains(r#"tar -C dist -czf "dist/$name.tar.gz" "$name""#));
+}
