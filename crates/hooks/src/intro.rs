@@ -183,9 +183,10 @@ impl IntroLoader {
                     let Some(path) = self.resolve(f) else {
                         continue;
                     };
-                    match std::fs::read(&path) {
+                    match tokenjuice_untrusted::read(&path, tokenjuice_untrusted::MAX_SETTINGS_FILE)
+                    {
                         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        Err(e) if e.is_not_found() => continue,
                         Err(e) => {
                             intro.warnings.push(format!(
                                 "intro source {} ({}) skipped: {e}",

@@ -413,9 +413,12 @@ impl HooksManager {
 
     fn load(&mut self) -> Result<(), LifecycleError> {
         let path = self.config_path();
-        let text = match std::fs::read_to_string(&path) {
+        let text = match tokenjuice_untrusted::read_to_string(
+            &path,
+            tokenjuice_untrusted::MAX_SETTINGS_FILE,
+        ) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.is_not_found() => return Ok(()),
             Err(e) => {
                 return Err(LifecycleError::BadConfig {
                     path,

@@ -12,8 +12,6 @@ use crate::env::Env;
 
 /// Claude Code's managed settings file on Linux.
 const MANAGED: &str = "/etc/claude-code/managed-settings.json";
-/// Settings files are small; anything bigger is not read.
-const MAX_SETTINGS_BYTES: u64 = 1 << 20;
 
 /// The settings files that may hold the key, highest precedence first: managed, then
 /// `.claude/settings.local.json` and `.claude/settings.json` of the nearest folder at or above
@@ -35,11 +33,9 @@ fn files(env: &Env, cwd: &Path) -> Vec<PathBuf> {
 }
 
 fn read_key(path: &Path) -> Option<u64> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_SETTINGS_BYTES {
-        return None;
-    }
-    let v: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    // a project's settings come with a cloned repository: regular files only, never blocking
+    let bytes = tokenjuice_untrusted::read(path, tokenjuice_untrusted::MAX_SETTINGS_FILE).ok()?;
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
     v.get("bashOutputMaxChars")?.as_u64().filter(|n| *n > 0)
 }
 

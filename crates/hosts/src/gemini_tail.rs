@@ -222,11 +222,9 @@ pub fn read_file_blocked(settings: &[PathBuf]) -> Option<&'static str> {
 }
 
 fn read_json(path: &Path) -> Option<Value> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > (4 << 20) {
-        return None;
-    }
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+    // the project's settings come with a cloned repository: regular files only, never blocking
+    let bytes = tokenjuice_untrusted::read(path, tokenjuice_untrusted::MAX_SETTINGS_FILE).ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 fn policies_mention_read_file(dir: &Path) -> bool {
@@ -236,8 +234,8 @@ fn policies_mention_read_file(dir: &Path) -> bool {
     rd.flatten().take(200).any(|e| {
         let p = e.path();
         p.extension().is_some_and(|x| x == "toml")
-            && std::fs::metadata(&p).is_ok_and(|m| m.is_file() && m.len() < (1 << 20))
-            && std::fs::read_to_string(&p).is_ok_and(|t| t.contains("read_file"))
+            && tokenjuice_untrusted::read_to_string(&p, tokenjuice_untrusted::MAX_SETTINGS_FILE)
+                .is_ok_and(|t| t.contains("read_file"))
     })
 }
 

@@ -178,13 +178,18 @@ fn load(dirs: &RuleDirs, regexes: bool) -> FileRules {
         let mut ids_here: Vec<(String, PathBuf)> = Vec::new();
         for path in rule_files(dir) {
             let shown = path.display().to_string();
-            let text = match std::fs::read_to_string(&path) {
+            // project rules come with a cloned repository: regular files only, never
+            // blocking, size-capped; anything else is skipped with this one problem
+            let text = match tokenjuice_untrusted::read_to_string(
+                &path,
+                tokenjuice_untrusted::MAX_RULE_FILE,
+            ) {
                 Ok(t) => t,
                 Err(e) => {
                     out.problems.push(Problem {
                         file: shown,
                         json_path: "$".into(),
-                        message: format!("cannot read the file: {e}"),
+                        message: format!("skipped, cannot be read as a rule file: {e}"),
                         is_error: true,
                     });
                     continue;

@@ -132,9 +132,13 @@ impl HookSettings {
         };
         let mut group = 0usize;
         for file in files {
-            let text = match std::fs::read(&file.path) {
+            // a project's settings may come with a cloned repository: regular files only,
+            // never blocking, size-capped
+            let read =
+                tokenjuice_untrusted::read(&file.path, tokenjuice_untrusted::MAX_SETTINGS_FILE);
+            let text = match read {
                 Ok(bytes) => bytes,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(e) if e.is_not_found() => {
                     s.files.push(LoadedFile {
                         path: file.path.clone(),
                         scope: file.scope,

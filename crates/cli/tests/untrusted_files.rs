@@ -1,0 +1,119 @@
+//! Files a cloned repository can carry — a rule file or agent settings that are a symlink to
+//! /dev/zero, a named pipe, or a huge file — are skipped with one short warning; every command
+//! still finishes at once with its output. Without the checks each of these hung or filled
+//! memory (7.3 GB in 15 s for /dev/zero).
+
+mod common;
+
+use std::time::Duration;
+
+use common::Sandbox;
+
+/// A hostile folder: `<dir>/zero.json -> /dev/zero`, `<dir>/fifo.json` a FIFO, `<dir>/big.json`
+/// of 2 MB.
+fn plant(dir: &std::path::Path, names: [&str; 3]) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join(names[0])).unwrap();
+    nix::unistd::mkfifo(&dir.join(names[1]), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::fs::write(dir.join(names[2]), vec![b' '; 2 << 20]).unwrap();
+}
+
+#[test]
+fn hostile_project_rule_files_are_skipped_and_wrap_still_prints_the_output() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.work().join(".git")).unwrap();
+    plant(
+        &sb.work().join(".tokenjuice/rules"),
+        ["zero.json", "fifo.json", "big.json"],
+    );
+    let out = sb
+        .cmd()
+        .args([
+            "wrap",
+            "--",
+            "sh",
+            "-c",
+            "echo hello-from-the-command; exit 4",
+        ])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "finished with the command's code"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hello-from-the-command"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "one warning: {err}");
+    assert!(
+        warnings[0].contains("(and 2 more problems)") && warnings[0].len() < 400,
+        "{err}"
+    );
+    // verify names each one
+    let out = sb
+        .cmd()
+        .args(["verify"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for what in [
+        "a character device, not a regular file",
+        "a named pipe (FIFO), not a regular file",
+        "over the 1048576 bytes",
+    ] {
+        assert!(text.contains(what), "{what}: {text}");
+    }
+}
+
+#[test]
+fn hostile_project_settings_are_skipped_by_hooks_and_the_shell_prefix() {
+    let sb = Sandbox::new();
+    plant(
+        &sb.work().join(".claude"),
+        ["settings.json", "settings.local.json", "big.json"],
+    );
+    let out = sb
+        .cmd()
+        .args(["hooks", "list", "--host", "claude", "--project"])
+        .arg(sb.work())
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("a character device, not a regular file"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a named pipe (FIFO), not a regular file"),
+        "{text}"
+    );
+    // Claude Code's prefix reads the project's settings for its output limit on every
+    // command: it must not hang on them either, and still compacts
+    let cwd_file = sb.work().join("cwd");
+    let line = format!(
+        "eval 'seq 1 3000' < /dev/null && pwd -P >| '{}'",
+        cwd_file.display()
+    );
+    let out = sb
+        .cmd()
+        .args(["--shell-prefix=claude-code", &line])
+        .env("TOKENJUICE_STATS", "0")
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.len() < 2000 && text.contains("3000"), "{text}");
+}
