@@ -44,6 +44,25 @@ pub fn run(fixtures: bool, format: Format) -> i32 {
     let dirs = rules_env::dirs();
     let files = load_files_checked(&dirs);
     problems.extend(files.problems.iter().cloned());
+    // patterns that backtrack without bound on short strings of their own characters
+    for fr in &files.rules {
+        if let Ok(c) = CompiledRule::compile(&fr.rule) {
+            for re in c.regexes() {
+                if let Some(probe) = re.backtracks_badly() {
+                    problems.push(Problem {
+                        file: fr.path.display().to_string(),
+                        json_path: "$".into(),
+                        message: format!(
+                            "the pattern /{}/ hits the backtracking limit on `{}`: on real output every such line costs the whole limit (the pattern is given up after a few); rewrite it without nested repetition",
+                            tokenjuice_core::rules::jsregex::short(re.as_str()),
+                            probe.escape_debug()
+                        ),
+                        is_error: true,
+                    });
+                }
+            }
+        }
+    }
     let rule_count = BUILTIN_RULES.len() + files.rules.len();
 
     let mut fixture_count = 0usize;

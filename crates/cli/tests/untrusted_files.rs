@@ -117,3 +117,86 @@ fn hostile_project_settings_are_skipped_by_hooks_and_the_shell_prefix() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.len() < 2000 && text.contains("3000"), "{text}");
 }
+
+/// A project rule for `sh` with `patterns`.
+fn project_rule(sb: &Sandbox, name: &str, skip: &[String]) {
+    let dir = sb.work().join(".tokenjuice/rules");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rule = serde_json::json!({
+        "id": format!("local/{name}"),
+        "family": "local",
+        "match": {"argv0": ["sh"]},
+        "filters": {"skipPatterns": skip},
+    });
+    std::fs::write(dir.join(format!("{name}.json")), rule.to_string()).unwrap();
+}
+
+#[test]
+fn rule_limits_keep_warnings_short_and_verify_flags_runaway_patterns() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.work().join(".git")).unwrap();
+    // too many patterns, and one pattern too long: skipped with one short warning
+    project_rule(&sb, "many", &vec!["^noise".to_string(); 1500]);
+    project_rule(&sb, "long", &["y".repeat(500_000)]);
+    let out = sb
+        .cmd()
+        .args(["wrap", "--", "sh", "-c", "echo kept-line"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept-line"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().count() == 1 && err.len() < 400,
+        "one short line: {err}"
+    );
+    let out = sb
+        .cmd()
+        .arg("verify")
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        text.contains("the rule has 1500 patterns; at most 1000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the pattern has 500000 characters; at most 4096"),
+        "{text}"
+    );
+    assert!(
+        text.lines().all(|l| l.len() < 600),
+        "no line echoes the pattern: {text}"
+    );
+    // a pattern that backtracks without bound: the run still finishes with every line, and
+    // verify names it
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.work().join(".git")).unwrap();
+    project_rule(&sb, "slow", &["^(a+)+(?=b)".to_string()]);
+    let out = sb
+        .cmd()
+        .args([
+            "wrap",
+            "--raw",
+            "--",
+            "sh",
+            "-c",
+            "for i in $(seq 2000); do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done; echo last-line",
+        ])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("last-line"));
+    let out = sb
+        .cmd()
+        .args(["wrap", "--", "sh", "-c", "for i in $(seq 2000); do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done; echo last-line"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("last-line"));
+    let out = sb.cmd().arg("verify").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("hits the backtracking limit on"), "{text}");
+}

@@ -62,6 +62,19 @@ pub struct CompiledRule {
 }
 
 impl CompiledRule {
+    /// Every compiled pattern of the rule.
+    pub fn regexes(&self) -> Vec<&JsRegex> {
+        let mut out: Vec<&JsRegex> = self.skip.iter().chain(&self.keep).collect();
+        out.extend(self.counters.iter().map(|(_, r)| r));
+        out.extend(self.match_output.iter().map(|(r, _)| r));
+        for b in &self.blocks {
+            out.push(&b.start);
+            out.extend(b.end.as_ref());
+        }
+        out.extend(self.facts.iter().map(|f| &f.re));
+        out
+    }
+
     /// Compile every regex of `rule`; errors carry the JSON path of the bad pattern.
     pub fn compile(rule: &Rule) -> Result<CompiledRule, Vec<Diagnostic>> {
         let mut errors = Vec::new();

@@ -23,16 +23,41 @@ pub struct JsRegex {
 #[derive(Clone)]
 enum Engine {
     Fast(regex::Regex),
-    Fancy(Box<fancy_regex::Regex>),
+    /// The backtracking engine (look-around, back-references), with how many times a match
+    /// hit the backtracking limit: past [`MAX_BACKTRACK_HITS`] the pattern is treated as never
+    /// matching, so one pathological pattern cannot make every line cost the whole limit.
+    Fancy(
+        Box<fancy_regex::Regex>,
+        std::sync::Arc<std::sync::atomic::AtomicU32>,
+    ),
 }
+
+/// Longest pattern accepted, in characters.
+pub const MAX_PATTERN_CHARS: usize = 4096;
+/// Steps one match of the backtracking engine may take.
+const BACKTRACK_LIMIT: usize = 200_000;
+/// Matches that may hit [`BACKTRACK_LIMIT`] before the pattern stops being tried.
+const MAX_BACKTRACK_HITS: u32 = 3;
 
 /// Why a pattern could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid regular expression /{pattern}/{flags}: {message}")]
+#[error("invalid regular expression /{}/{flags}: {message}", short(pattern))]
 pub struct RegexError {
     pub pattern: String,
     pub flags: String,
     pub message: String,
+}
+
+/// A pattern as shown in a message: at most 60 characters, so a huge one never floods a
+/// warning line (which can land in an agent's context).
+pub fn short(pattern: &str) -> String {
+    let n = pattern.chars().count();
+    if n <= 60 {
+        pattern.to_string()
+    } else {
+        let head: String = pattern.chars().take(57).collect();
+        format!("{head}… ({n} characters)")
+    }
 }
 
 impl fmt::Debug for JsRegex {
@@ -63,9 +88,16 @@ impl JsRegex {
                 }
             }
         }
+        let chars = pattern.chars().count();
+        if chars > MAX_PATTERN_CHARS {
+            return Err(err(format!(
+                "the pattern has {chars} characters; at most {MAX_PATTERN_CHARS}"
+            )));
+        }
         let fast_src = translate(pattern, true).map_err(&err)?;
         match regex::RegexBuilder::new(&format!("{prefix}{fast_src}"))
             .size_limit(8 << 20)
+            .dfa_size_limit(8 << 20)
             .build()
         {
             Ok(re) => Ok(Self {
@@ -75,12 +107,14 @@ impl JsRegex {
             Err(fast_err) => {
                 let fancy_src = translate(pattern, false).map_err(&err)?;
                 match fancy_regex::RegexBuilder::new(&format!("{prefix}{fancy_src}"))
-                    .backtrack_limit(200_000)
+                    .backtrack_limit(BACKTRACK_LIMIT)
+                    .delegate_size_limit(8 << 20)
+                    .delegate_dfa_size_limit(8 << 20)
                     .build()
                 {
                     Ok(re) => Ok(Self {
                         source: pattern.to_string(),
-                        engine: Engine::Fancy(Box::new(re)),
+                        engine: Engine::Fancy(Box::new(re), Default::default()),
                     }),
                     Err(fancy_err) => {
                         // Report the more useful of the two messages.
@@ -108,8 +142,48 @@ impl JsRegex {
     pub fn is_match(&self, text: &str) -> bool {
         match &self.engine {
             Engine::Fast(re) => re.is_match(text),
-            Engine::Fancy(re) => re.is_match(text).unwrap_or(false),
+            Engine::Fancy(re, hits) => {
+                if tripped(hits) {
+                    return false;
+                }
+                re.is_match(text).unwrap_or_else(|_| {
+                    hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    false
+                })
+            }
         }
+    }
+
+    /// True once the pattern hit the backtracking limit often enough to be given up for
+    /// this run.
+    pub fn gave_up(&self) -> bool {
+        matches!(&self.engine, Engine::Fancy(_, hits) if tripped(hits))
+    }
+
+    /// A probe for `verify`: a pattern that hits the backtracking limit on short strings made
+    /// of its own literal characters (`aaaa…!` for `^(a+)+(?=b)`) would cost every line of a
+    /// real output the whole limit. Returns the probe that hit it.
+    pub fn backtracks_badly(&self) -> Option<String> {
+        let Engine::Fancy(re, _) = &self.engine else {
+            return None;
+        };
+        let mut lits: Vec<char> = self
+            .source
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == ' ')
+            .collect();
+        lits.sort_unstable();
+        lits.dedup();
+        lits.truncate(16);
+        for c in lits {
+            for tail in ["", "!", "\n"] {
+                let probe = format!("{}{tail}", c.to_string().repeat(40));
+                if re.is_match(&probe).is_err() {
+                    return Some(probe);
+                }
+            }
+        }
+        None
     }
 
     /// Named and numbered groups of the first match: `(name_or_index, text)`.
@@ -136,8 +210,17 @@ impl JsRegex {
                     caps.get(i).map(|m| m.as_str())
                 }))
             }
-            Engine::Fancy(re) => {
-                let caps = re.captures(text).ok()??;
+            Engine::Fancy(re, hits) => {
+                if tripped(hits) {
+                    return None;
+                }
+                let caps = match re.captures(text) {
+                    Ok(c) => c?,
+                    Err(_) => {
+                        hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return None;
+                    }
+                };
                 Some(pairs(re.capture_names(), |i| {
                     caps.get(i).map(|m| m.as_str())
                 }))
@@ -147,8 +230,12 @@ impl JsRegex {
 
     /// Uses the backtracking engine (for diagnostics and tests).
     pub fn is_fancy(&self) -> bool {
-        matches!(self.engine, Engine::Fancy(_))
+        matches!(self.engine, Engine::Fancy(..))
     }
+}
+
+fn tripped(hits: &std::sync::atomic::AtomicU32) -> bool {
+    hits.load(std::sync::atomic::Ordering::Relaxed) >= MAX_BACKTRACK_HITS
 }
 
 /// Translate JS regex syntax into Rust `regex`/`fancy-regex` syntax.
@@ -446,5 +533,40 @@ mod tests {
             .unwrap();
         assert!(caps.contains(&("passed".into(), "40".into())));
         assert!(caps.contains(&("failed".into(), "3".into())));
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_that_keeps_hitting_the_backtracking_limit_is_given_up() {
+        let re = JsRegex::new("^(a+)+(?=b)", "").unwrap();
+        assert!(re.is_fancy());
+        let line = "a".repeat(40);
+        for _ in 0..MAX_BACKTRACK_HITS {
+            assert!(!re.is_match(&line));
+        }
+        assert!(re.gave_up());
+        // given up: no more work, and never a match, even where it would match
+        assert!(!re.is_match("aab"));
+        assert!(re.backtracks_badly().is_some(), "verify's probe finds it");
+        // a sane look-around is not flagged
+        let ok = JsRegex::new(r"(?<=error: )\w+", "").unwrap();
+        assert!(ok.backtracks_badly().is_none());
+        assert!(ok.is_match("error: boom"));
+    }
+
+    #[test]
+    fn a_huge_pattern_is_refused_and_shown_short() {
+        let p = "x".repeat(MAX_PATTERN_CHARS + 1);
+        let e = JsRegex::new(&p, "").unwrap_err();
+        let shown = e.to_string();
+        assert!(shown.len() < 200, "{shown}");
+        assert!(
+            shown.contains("4097 characters") && shown.contains("at most 4096"),
+            "{shown}"
+        );
     }
 }

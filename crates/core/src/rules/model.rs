@@ -274,6 +274,8 @@ impl Rule {
     }
 
     fn check_with(&self, regexes: bool) -> Vec<Diagnostic> {
+        /// Patterns a rule may have in all.
+        const MAX_PATTERNS: usize = 1000;
         let mut out = Vec::new();
         let mut add = |path: &str, message: String| {
             out.push(Diagnostic {
@@ -386,6 +388,22 @@ impl Rule {
             );
         }
         out.extend(bad);
+        let patterns = self.match_output.len()
+            + self
+                .filters
+                .as_ref()
+                .map_or(0, |f| f.skip_patterns.len() + f.keep_patterns.len())
+            + self.counters.len()
+            + self.blocks.len() * 2
+            + self.facts.len();
+        if patterns > MAX_PATTERNS {
+            out.push(Diagnostic {
+                path: "$".into(),
+                message: format!(
+                    "the rule has {patterns} patterns; at most {MAX_PATTERNS} (every one is tried on every line)"
+                ),
+            });
+        }
         for (i, fx) in self.facts.iter().enumerate() {
             {
                 for (name, group) in &fx.values {
