@@ -209,6 +209,18 @@ fn shell_order_per_host() {
             "{}: {a}",
             p.id
         );
+        // 4b. a service account's SHELL (nologin, false) is no shell: the host's fallback runs
+        for login in ["/usr/sbin/nologin", "/bin/false"] {
+            let mut w = World::new();
+            w.set("SHELL", login).set("PATH", bin.display().to_string());
+            let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
+            let rewritten = p.rewritten(&a).unwrap();
+            assert!(
+                !rewritten.contains(login) && rewritten.contains(&format!(" -- {} -c ls", bin.join(want).display())),
+                "{}: {login}: {a}",
+                p.id
+            );
+        }
         // 5. nothing usable: unchanged.
         let empty = dir.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
