@@ -11,8 +11,13 @@
 //! - After the command exits, output still arriving from a background grandchild that
 //!   holds the pipe is read for a short while, then left: `wrap` never hangs on it.
 //!
-//! If tokenjuice itself is killed with SIGKILL (which cannot be caught), the command is
-//! not told; every catchable termination signal is forwarded.
+//! - SIGKILL cannot be caught: when the command has its own group, a watcher process (forked
+//!   right after the start, in a group of its own so an agent's kill of our group does not
+//!   reach it) waits on a pipe only tokenjuice holds. If tokenjuice dies before the command
+//!   ended (killed, or its whole group killed on an agent's timeout), the pipe closes without
+//!   the "done" byte and the watcher kills the command's group, as the kill would have
+//!   without us. After a normal end it just exits, leaving background jobs the command
+//!   started alone, as a shell does.
 
 use std::fs::File;
 use std::io::Read;
@@ -51,6 +56,79 @@ pub struct Child {
     signals: File,
     own_group: bool,
     signalled: bool,
+    watcher: Option<Watcher>,
+}
+
+/// The write end of the watcher's pipe (see the module notes).
+struct Watcher {
+    pipe: OwnedFd,
+}
+
+impl Watcher {
+    /// Forks the watcher, before the command starts (so no moment of the command's life is
+    /// unwatched); [`Watcher::watch`] then tells it the command's group. `None` when it
+    /// cannot (the command runs unwatched, as before).
+    fn start() -> Option<Watcher> {
+        use nix::libc;
+        let (r, w) = pipe_with(OFlag::empty()).ok()?;
+        let keep = r.as_raw_fd();
+        // SAFETY: the child branch calls only async-signal-safe functions (setpgid, close,
+        // close_range, read, killpg, _exit) and never returns into Rust code.
+        match unsafe { nix::unistd::fork() } {
+            Ok(nix::unistd::ForkResult::Child) => unsafe {
+                libc::setpgid(0, 0);
+                for fd in 0..3 {
+                    libc::close(fd);
+                }
+                // every other descriptor goes, the write end of our own pipe above all
+                let max = libc::c_uint::MAX;
+                let below = keep == 3 || libc::syscall(libc::SYS_close_range, 3, keep - 1, 0) == 0;
+                if !below || libc::syscall(libc::SYS_close_range, keep + 1, max, 0) != 0 {
+                    for fd in 3..4096 {
+                        if fd != keep {
+                            libc::close(fd);
+                        }
+                    }
+                }
+                // the group (4 bytes), then "done" (1 byte) or the end of the pipe
+                let mut buf = [0u8; 5];
+                let mut got = 0usize;
+                while got < buf.len() {
+                    let n = libc::read(keep, buf.as_mut_ptr().add(got).cast(), buf.len() - got);
+                    if n < 0 && *libc::__errno_location() == libc::EINTR {
+                        continue;
+                    }
+                    if n <= 0 {
+                        break;
+                    }
+                    got += n as usize;
+                }
+                let pgid = i32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]);
+                if got == 4 && pgid > 1 {
+                    libc::killpg(pgid, libc::SIGKILL);
+                }
+                libc::_exit(0)
+            },
+            Ok(nix::unistd::ForkResult::Parent { child }) => {
+                // the watcher leaves our group before an agent's kill of it can reach it
+                // (it does so itself too; whichever runs first)
+                let _ = nix::unistd::setpgid(child, child);
+                drop(r);
+                Some(Watcher { pipe: w })
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// The command runs in group `pgid`.
+    fn watch(&self, pgid: i32) {
+        let _ = nix::unistd::write(&self.pipe, &pgid.to_le_bytes());
+    }
+
+    /// The command ended: the watcher leaves its group alone and exits.
+    fn done(self) {
+        let _ = nix::unistd::write(&self.pipe, b"d");
+    }
 }
 
 fn pipe_with(flags: OFlag) -> std::io::Result<(OwnedFd, OwnedFd)> {
@@ -130,6 +208,7 @@ pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child,
     if !interactive {
         cmd.process_group(0);
     }
+    let watcher = if interactive { None } else { Watcher::start() };
     let spawned = cmd.spawn();
     drop(cmd); // closes our copies of the pipe's write end
     let child = spawned.map_err(|e| {
@@ -149,6 +228,9 @@ pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child,
             }
         }
     })?;
+    if let Some(w) = &watcher {
+        w.watch(child.id() as i32);
+    }
     Ok(Child {
         child,
         // SAFETY: `r` is an open pipe read end we own.
@@ -157,6 +239,7 @@ pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child,
         signals,
         own_group: !interactive,
         signalled: false,
+        watcher,
     })
 }
 
@@ -184,8 +267,11 @@ impl Child {
     }
 
     /// Read the command's output until it ends, handing each chunk to `on_chunk` (with
-    /// true for a chunk of a separate stderr pipe); returns the command's exit status.
-    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8], bool)) -> ExitStatus {
+    /// true for a chunk of a separate stderr pipe); returns the command's exit status. When
+    /// `on_chunk` answers false (nobody reads our output any more), the command's pipes are
+    /// closed, so its next write fails as it would have without us (`yes | head -1`), and
+    /// its end is awaited.
+    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8], bool) -> bool) -> ExitStatus {
         let mut buf = vec![0u8; 64 * 1024];
         let mut status: Option<ExitStatus> = None;
         let mut deadline: Option<Instant> = None;
@@ -220,10 +306,7 @@ impl Child {
             if err_ready {
                 let done = match self.errput.as_mut().map(|e| e.read(&mut buf)) {
                     Some(Ok(0)) | Some(Err(_)) | None => true,
-                    Some(Ok(n)) => {
-                        on_chunk(&buf[..n], true);
-                        false
-                    }
+                    Some(Ok(n)) => !on_chunk(&buf[..n], true),
                 };
                 if done {
                     self.errput = None;
@@ -233,7 +316,26 @@ impl Child {
                 match self.output.read(&mut buf) {
                     Ok(0) if self.errput.is_none() => break,
                     Ok(0) => out_closed = true,
-                    Ok(n) => on_chunk(&buf[..n], false),
+                    Ok(n) => {
+                        if !on_chunk(&buf[..n], false) {
+                            // the reader went away: close the command's pipes and wait
+                            let Child {
+                                mut child,
+                                output,
+                                errput,
+                                watcher,
+                                ..
+                            } = self;
+                            drop((output, errput));
+                            let status = child
+                                .wait()
+                                .unwrap_or_else(|_| ExitStatus::from_raw(1 << 8));
+                            if let Some(w) = watcher {
+                                w.done();
+                            }
+                            return status;
+                        }
+                    }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(_) if self.errput.is_none() => break,
                     Err(_) => out_closed = true,
@@ -259,6 +361,9 @@ impl Child {
                 .wait()
                 .unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)),
         };
+        if let Some(w) = self.watcher.take() {
+            w.done();
+        }
         // A signal that arrived while we were finishing still counts.
         self.forward();
         // After a forwarded termination signal, nothing of the command may be left running.

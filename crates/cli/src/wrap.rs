@@ -363,34 +363,36 @@ struct RunState {
     store: RunStore,
 }
 
+/// Takes one chunk of output; false when nobody reads ours any more (the reader of a
+/// streamed output went away), so the command should see its own output pipe close.
 fn feed(
     chunk: &[u8],
     is_err: bool,
     state: &mut RunState,
     session: &mut Option<tokenjuice_core::compact::Session<'_>>,
     stdout: &std::io::Stdout,
-) {
+) -> bool {
     state.store.push(chunk);
     if state.stream_raw {
         let mut out = stdout.lock();
-        let _ = out.write_all(chunk);
+        let written = out.write_all(chunk).and_then(|()| out.flush());
         if let Some(s) = session.as_mut() {
             s.push(chunk);
         }
-        return;
+        return !matches!(written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
     }
     if state.mirror {
         let mut out = stdout.lock();
         let _ = out.write_all(chunk).and_then(|()| out.flush());
         if state.capture.total > MIRROR_MAX {
-            return;
+            return true;
         }
     }
     if !is_err {
         state.capture.push(chunk);
     }
     if state.broken.is_some() {
-        return;
+        return true;
     }
     if let Some(s) = session.as_mut() {
         if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
@@ -400,6 +402,7 @@ fn feed(
             state.broken = Some(panic_text(&e));
         }
     }
+    true
 }
 
 pub fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {

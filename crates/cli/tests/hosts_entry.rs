@@ -216,7 +216,8 @@ fn shell_order_per_host() {
             let a = p.hook(&w, &p.payload(json!({"command": "ls"})));
             let rewritten = p.rewritten(&a).unwrap();
             assert!(
-                !rewritten.contains(login) && rewritten.contains(&format!(" -- {} -c ls", bin.join(want).display())),
+                !rewritten.contains(login)
+                    && rewritten.contains(&format!(" -- {} -c ls", bin.join(want).display())),
                 "{}: {login}: {a}",
                 p.id
             );
