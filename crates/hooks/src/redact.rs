@@ -12,6 +12,13 @@
 //! - **bare tokens** with a recognisable shape: `sk-…`, `ghp_…`/`github_pat_…`, AWS access
 //!   key ids (`AKIA…`/`ASIA…`), Slack `xox?-…`, Google `AIza…`, GitLab `glpat-…`, Stripe
 //!   `sk_live_…`, npm `npm_…`, JWTs, `Bearer <token>` and PEM private-key blocks.
+//! - **tools that take a secret in a short flag or a positional argument**: `mysql`/
+//!   `mysqldump`/`mariadb`/`mysqladmin` `-p<password>`, `curl -u user:password`,
+//!   `redis-cli -a <password>`, `sshpass -p <password>`, `docker`/`podman`/`helm`/`nerdctl`
+//!   `login -p <password>`, `aws configure set <secret key> <value>` — also inside a quoted
+//!   `sh -c '…'`.
+//! - Key words match as a word or as the end of one (`PGPASSWORD`, `DBPASSWORD`,
+//!   `GITHUB_TOKEN`), never as a beginning (`tokenizer`).
 
 use std::sync::OnceLock;
 
@@ -74,10 +81,18 @@ fn words(key: &str) -> Vec<String> {
     out
 }
 
+/// Words that are secret keys also at the end of a longer word (`pgpassword`).
+const SENSITIVE_SUFFIXES: &[&str] = &["password", "passwd", "passphrase", "secret", "token"];
+
 /// True when a key name denotes a secret.
 pub fn is_sensitive_key(key: &str) -> bool {
     let w = words(key);
-    if w.iter().any(|x| SENSITIVE_WORDS.contains(&x.as_str())) {
+    if w.iter().any(|x| {
+        SENSITIVE_WORDS.contains(&x.as_str())
+            || SENSITIVE_SUFFIXES
+                .iter()
+                .any(|s| x.len() > s.len() && x.ends_with(s))
+    }) {
         return true;
     }
     w.windows(2).any(|p| {
@@ -88,6 +103,10 @@ pub fn is_sensitive_key(key: &str) -> bool {
 }
 
 struct Patterns {
+    /// Tools with a secret in a short flag: group 1 is kept, group 2 is the secret.
+    tool_flags: Vec<Regex>,
+    /// `aws configure set <key> <value>`.
+    aws_set: Regex,
     pem: Regex,
     bearer: Regex,
     url_credentials: Regex,
@@ -104,7 +123,27 @@ fn patterns() -> &'static Patterns {
             // The patterns are constants; a failure here is a bug caught by the tests.
             Err(e) => panic!("redaction pattern {s:?} is invalid: {e}"),
         };
+        // the rest of one command: no `;`, `&`, `|`, newline or closing quote in between
+        const SAME_CMD: &str = r#"[^;&|\n'"]*?"#;
+        let tool = |head: &str, flag: &str| {
+            re(&format!(
+                r#"(\b(?:{head}){SAME_CMD}\s{flag}['"]?)([^\s'"]+)"#
+            ))
+        };
         Patterns {
+            tool_flags: vec![
+                // -p directly followed by the password (mysql's own syntax; `-p` alone asks)
+                tool("mysql|mysqldump|mariadb|mysqladmin|mariadb-dump", "-p"),
+                tool("redis-cli", r"-a\s+"),
+                tool("sshpass", r"-p\s*"),
+                tool(
+                    r#"(?:docker|podman|helm|nerdctl)\s+(?:[^;&|\n'"]*?\s)?login"#,
+                    r"-p\s*",
+                ),
+                // curl -u user:password: the user stays
+                re(r#"(\bcurl[^;&|\n'"]*?\s(?:-u\s*|--user(?:\s+|=))[^\s:'"]+:)([^\s'"]+)"#),
+            ],
+            aws_set: re(r#"\baws\s+configure\s+set\s+([A-Za-z0-9_.-]+)\s+([^\s'"]+)"#),
             pem: re(
                 r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
             ),
@@ -133,7 +172,23 @@ fn patterns() -> &'static Patterns {
 /// Redacts secrets in free text (a command line, an output, a log message).
 pub fn redact_text(text: &str) -> String {
     let p = patterns();
-    let s = p.pem.replace_all(text, REDACTED);
+    let mut owned = text.to_string();
+    for r in &p.tool_flags {
+        owned = r
+            .replace_all(&owned, |c: &Captures| format!("{}{REDACTED}", &c[1]))
+            .into_owned();
+    }
+    let owned = p
+        .aws_set
+        .replace_all(&owned, |c: &Captures| {
+            if is_sensitive_key(&c[1]) {
+                format!("aws configure set {} {REDACTED}", &c[1])
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned();
+    let s = p.pem.replace_all(&owned, REDACTED);
     let s = p.tokens.replace_all(&s, REDACTED);
     let s = p
         .bearer
@@ -328,5 +383,80 @@ mod tests {
         assert_eq!(r["headers"][1]["value"], "json");
         assert_eq!(r["apiKey"], Value::Null);
         assert_eq!(r["count"], 3);
+    }
+
+    #[test]
+    fn twenty_common_secret_shapes_never_survive_and_ordinary_commands_do() {
+        let secrets: &[(&str, &str)] = &[
+            ("mysql -u root -pPassw0rd shop", "Passw0rd"),
+            (
+                "sh -c 'mysql -uroot -pPassw0rd -e \"select 1\"'",
+                "Passw0rd",
+            ),
+            ("mysqldump -h db -pS3cr3t! shop > dump.sql", "S3cr3t!"),
+            ("curl -u alice:hunter22 https://api.example.com", "hunter22"),
+            ("curl --user alice:hunter22 https://x", "hunter22"),
+            ("PGPASSWORD=pgSecret1 psql -h db", "pgSecret1"),
+            ("redis-cli -h cache -a r3disPass ping", "r3disPass"),
+            ("sshpass -p 'sshPass9' ssh host", "sshPass9"),
+            ("sshpass -psshPass9 ssh host", "sshPass9"),
+            ("docker login -u bob -p dockPass7 registry.io", "dockPass7"),
+            ("podman login registry.io -p podPass7", "podPass7"),
+            (
+                "aws configure set aws_secret_access_key wJalrXUtnFEMIK7MDENG",
+                "wJalrXUtnFEMIK7MDENG",
+            ),
+            ("export GITHUB_TOKEN=abcd1234efgh", "abcd1234efgh"),
+            ("git clone https://bob:gitPass5@github.com/x/y", "gitPass5"),
+            (
+                "curl -H 'Authorization: Bearer abcdefghijklmnop' x",
+                "abcdefghijklmnop",
+            ),
+            (
+                "npm config set //registry/:_authToken=npmTok123456",
+                "npmTok123456",
+            ),
+            ("psql postgres://app:dbPass3@db/shop", "dbPass3"),
+            ("tool --password=topsecret1", "topsecret1"),
+            (
+                "tool --api-key sk-abcdefghijklmnopqrstu",
+                "sk-abcdefghijklmnopqrstu",
+            ),
+            (
+                "echo ghp_abcdefghijklmnopqrstuvwxyz0123",
+                "ghp_abcdefghijklmnopqrstuvwxyz0123",
+            ),
+            ("MYSQL_PWD=myPwd4 mysql shop", "myPwd4"),
+            ("DBPASSWORD=dbpw9 ./migrate", "dbpw9"),
+        ];
+        for (cmd, secret) in secrets {
+            let r = redact_text(cmd);
+            assert!(!r.contains(secret), "{cmd} -> {r}");
+            assert!(r.contains(REDACTED), "{cmd} -> {r}");
+        }
+        // the parts that are not secrets stay readable
+        assert_eq!(
+            redact_text("curl -u alice:hunter22 https://x"),
+            "curl -u alice:[REDACTED] https://x"
+        );
+        assert_eq!(
+            redact_text("mysql -u root -pPassw0rd shop"),
+            "mysql -u root -p[REDACTED] shop"
+        );
+        let ordinary = [
+            "mysql -u root -p shop",
+            "grep -p pattern file",
+            "ls -a -p /tmp",
+            "docker run -p 8080:80 nginx",
+            "aws configure set region eu-west-1",
+            "curl -o out.html https://example.com",
+            "redis-cli -h cache ping",
+            "python train.py --max_tokens 100 --tokenizer bpe",
+            "cargo test -p tokenjuice-core",
+            "git commit -m 'set password rules'",
+        ];
+        for cmd in ordinary {
+            assert_eq!(redact_text(cmd), cmd, "over-redacted");
+        }
     }
 }
