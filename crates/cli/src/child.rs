@@ -218,6 +218,12 @@ pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child,
                 eprintln!("tokenjuice: {name}: command not found");
                 127
             }
+            std::io::ErrorKind::PermissionDenied
+                if name.contains('/') && std::path::Path::new(name).is_dir() =>
+            {
+                eprintln!("tokenjuice: {name}: is a directory");
+                126
+            }
             std::io::ErrorKind::PermissionDenied => {
                 eprintln!("tokenjuice: {name}: permission denied (not executable)");
                 126

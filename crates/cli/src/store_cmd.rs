@@ -142,6 +142,18 @@ fn home(s: &Settings) -> Result<Home> {
 pub fn run(name: &str, f: impl FnOnce() -> Result<i32>) -> i32 {
     match f() {
         Ok(code) => code,
+        // the reader went away (`tokenjuice ls | head`): nothing to say
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                    || c.downcast_ref::<serde_json::Error>()
+                        .and_then(|j| j.io_error_kind())
+                        == Some(std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            0
+        }
         Err(e) => {
             eprintln!("tokenjuice {name}: error: {e:#}");
             1

@@ -200,3 +200,56 @@ fn rule_limits_keep_warnings_short_and_verify_flags_runaway_patterns() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("hits the backtracking limit on"), "{text}");
 }
+
+#[test]
+fn small_things_a_user_meets() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    // a data folder someone opened to everyone is made private again
+    let data = sb.path("data/tokenjuice");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for _ in 0..3 {
+        sb.store_cmd()
+            .args(["wrap", "--store", "--", "seq", "1", "3000"])
+            .assert()
+            .success();
+    }
+    let mode = std::fs::metadata(&data).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    // ls --format json: each key once
+    let out = sb
+        .store_cmd()
+        .args(["ls", "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.split("},").next().unwrap();
+    assert_eq!(first.matches("\"id\"").count(), 1, "{first}");
+    // ls | head: no broken-pipe error
+    // (a pipe whose reader is already gone)
+    let (r, w) = nix::unistd::pipe().unwrap();
+    drop(r);
+    let out = std::process::Command::new(common::bin())
+        .args(["ls"])
+        .env("HOME", sb.path("home"))
+        .env("TOKENJUICE_HOME", &data)
+        .stdout(std::process::Stdio::from(w))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("Broken pipe"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // wrap of a folder says what it is
+    let out = sb.cmd().args(["wrap", "--", "/tmp"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(126));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("/tmp: is a directory"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -405,6 +405,8 @@ pub fn meta(home: &Home, id: &ArtifactId) -> Option<ArtifactMeta> {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Listed {
+    /// The same as `meta.id` (which is what JSON shows, once).
+    #[serde(skip_serializing)]
     pub id: String,
     pub path: PathBuf,
     #[serde(flatten)]

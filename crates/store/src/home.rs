@@ -61,8 +61,26 @@ impl Home {
 
     /// Create the data directory (mode 0700) if it is missing. An existing directory
     /// is left as it is: it may be one the user chose and shares.
+    /// Create the data folder with mode 0700; one that already exists open to others is
+    /// tightened when it is tokenjuice's own (named `…tokenjuice…`, ours, not a shared sticky
+    /// folder like /tmp): it holds the run history and raw outputs.
     pub fn ensure(&self) -> Result<(), StoreError> {
-        create_private_dir(&self.dir)
+        create_private_dir(&self.dir)?;
+        let ours_by_name = self
+            .dir
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains("tokenjuice"));
+        if let Ok(meta) = std::fs::metadata(&self.dir) {
+            use std::os::unix::fs::MetadataExt;
+            let mode = meta.permissions().mode();
+            let sticky = mode & 0o1000 != 0;
+            let mine = meta.uid() == nix::unistd::getuid().as_raw();
+            if ours_by_name && mine && !sticky && mode & 0o077 != 0 {
+                std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| StoreError::io("restrict to 0700", self.dir.clone(), e))?;
+            }
+        }
+        Ok(())
     }
 
     /// Create the artifact directory with mode 0700, and tighten it if someone loosened it.
