@@ -895,3 +895,23 @@ fn the_files_indentation_is_kept() {
         "{text}"
     );
 }
+
+#[test]
+fn a_settings_file_made_read_only_is_refused_untouched() {
+    let w = World::new();
+    let p = w.home.join(".claude/settings.json");
+    w.write(&p, "{\"theme\": \"dark\"}\n");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = install(&w, "claude-code");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is read-only (mode 0444)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(w.read(&p), "{\"theme\": \"dark\"}\n");
+    assert_eq!(
+        std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+}

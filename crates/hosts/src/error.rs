@@ -43,6 +43,9 @@ pub enum HostsError {
     #[error("{} changed while tokenjuice was editing it; nothing was written. Run the command again", path.display())]
     Changed { path: PathBuf },
 
+    #[error("{} is read-only (mode {mode:04o}); tokenjuice does not replace a file you made read-only. Make it writable (chmod u+w) and run the command again, or leave it as it is", path.display())]
+    ReadOnly { path: PathBuf, mode: u32 },
+
     #[error("no home directory: HOME is not set. Set HOME (or the host's own variable, e.g. {hint}) and run the command again")]
     NoHome { hint: &'static str },
 

@@ -172,13 +172,47 @@ fn store_inner(loaded: &Loaded, new: Option<&str>, keep_backup: bool) -> Result<
         return Ok(Written::Unchanged);
     }
     let target = &loaded.target;
-    // Compare-and-swap: the file must still hold what we read.
-    let now = match std::fs::read(target) {
+    // A file the user made read-only is theirs to keep as it is (root could write anyway).
+    if let Ok(m) = std::fs::metadata(target) {
+        let mode = m.permissions().mode() & 0o7777;
+        if mode & 0o222 == 0 {
+            return Err(HostsError::ReadOnly {
+                path: loaded.path.clone(),
+                mode,
+            });
+        }
+    }
+    // Compare-and-swap: the file must still hold what we read (checked again right before
+    // the rename, so a write by another program in between is refused, not lost).
+    still_as_read(loaded)?;
+    let backup = match &loaded.text {
+        Some(old) if keep_backup => backup_once(target, old)?,
+        _ => None,
+    };
+    let Some(new) = new else {
+        still_as_read(loaded)?;
+        std::fs::remove_file(target).map_err(|e| HostsError::Write {
+            path: target.clone(),
+            source: e,
+        })?;
+        return Ok(Written::Removed { backup });
+    };
+    write_atomic(target, new.as_bytes(), || still_as_read(loaded))?;
+    Ok(if loaded.text.is_some() {
+        Written::Updated { backup }
+    } else {
+        Written::Created
+    })
+}
+
+/// The file still holds what was read (or is still absent).
+fn still_as_read(loaded: &Loaded) -> Result<()> {
+    let now = match std::fs::read(&loaded.target) {
         Ok(b) => Some(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
             return Err(HostsError::Read {
-                path: target.clone(),
+                path: loaded.target.clone(),
                 source: e,
             })
         }
@@ -188,23 +222,7 @@ fn store_inner(loaded: &Loaded, new: Option<&str>, keep_backup: bool) -> Result<
             path: loaded.path.clone(),
         });
     }
-    let backup = match &loaded.text {
-        Some(old) if keep_backup => backup_once(target, old)?,
-        _ => None,
-    };
-    let Some(new) = new else {
-        std::fs::remove_file(target).map_err(|e| HostsError::Write {
-            path: target.clone(),
-            source: e,
-        })?;
-        return Ok(Written::Removed { backup });
-    };
-    write_atomic(target, new.as_bytes())?;
-    Ok(if loaded.text.is_some() {
-        Written::Updated { backup }
-    } else {
-        Written::Created
-    })
+    Ok(())
 }
 
 /// Copies the original to `<file>.bak` unless a `.bak` already exists.
@@ -235,7 +253,9 @@ fn backup_once(target: &Path, old: &str) -> Result<Option<PathBuf>> {
     Ok(Some(bak))
 }
 
-fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes `bytes` to a temp file beside `target`, then, when `unchanged` still holds,
+/// renames it over `target`.
+fn write_atomic(target: &Path, bytes: &[u8], unchanged: impl Fn() -> Result<()>) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let werr = |e: std::io::Error| HostsError::Write {
         path: target.to_path_buf(),
@@ -256,6 +276,8 @@ fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
         .set_permissions(std::fs::Permissions::from_mode(mode))
         .map_err(werr)?;
     tmp.as_file().sync_all().map_err(werr)?;
+    // the last moment before the swap: a foreign change is refused (the temp file goes)
+    unchanged()?;
     tmp.persist(target).map_err(|e| werr(e.error))?;
     Ok(())
 }
@@ -334,5 +356,40 @@ mod tests {
             Err(HostsError::Changed { .. })
         ));
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+    }
+
+    #[test]
+    fn a_write_by_another_program_just_before_the_swap_is_refused_not_lost() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "{\"a\":1}").unwrap();
+        let loaded = load(&p).unwrap();
+        // another program writes after our first check, while our temp file is written
+        let r = write_atomic(&loaded.target, b"{\"ours\":1}", || {
+            std::fs::write(&p, "{\"a\":1,\"theirs\":2}").unwrap();
+            still_as_read(&loaded)
+        });
+        assert!(matches!(r, Err(HostsError::Changed { .. })), "{r:?}");
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "{\"a\":1,\"theirs\":2}"
+        );
+        let leftovers = std::fs::read_dir(d.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temp file left");
+    }
+
+    #[test]
+    fn a_read_only_file_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "{}").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let loaded = load(&p).unwrap();
+        let e = store(&loaded, Some("{\"x\":1}")).unwrap_err().to_string();
+        assert!(
+            e.contains("is read-only (mode 0444)") && e.contains("chmod u+w"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{}");
     }
 }
