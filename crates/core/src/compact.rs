@@ -538,11 +538,15 @@ impl<'p> Session<'p> {
             lines.push(shown_facts.join(", "));
         }
         if body.lines.is_empty() {
-            let empty = rule
-                .on_empty
-                .clone()
-                .unwrap_or_else(|| "(no output)".into());
-            lines.push(empty);
+            // a command that printed lines which were all hidden did not print nothing:
+            // the marker below says how many were hidden and how to see them
+            if left_out == 0 || self.raw.lines == 0 {
+                let empty = rule
+                    .on_empty
+                    .clone()
+                    .unwrap_or_else(|| "(no output)".into());
+                lines.push(empty);
+            }
         } else {
             lines.extend(body.lines.iter().cloned());
         }
@@ -754,13 +758,36 @@ mod tests {
         let text =
             "notice: connected to the build host, all activity is logged and reviewed\n".repeat(6);
         let (_, r) = compact_text(&req, &rules, text.as_bytes(), 0, &Finish::default());
+        // the command printed six lines: not "(no output)", but what was hidden
+        assert!(!r.inline_text.contains("(no output)"), "{}", r.inline_text);
         assert!(
-            r.inline_text.starts_with("(no output)"),
+            r.inline_text.contains("6 of 6 lines hidden (noise)"),
             "{}",
             r.inline_text
         );
+    }
+
+    #[test]
+    fn an_error_overwritten_by_a_carriage_return_stays_visible() {
+        let argv: Vec<String> = vec!["make".into()];
+        let req = Request {
+            tool_name: "exec",
+            argv: Some(&argv),
+            ..Request::default()
+        };
+        let mut text = String::new();
+        for i in 0..300 {
+            text.push_str(&format!("compiling unit {i}\n"));
+        }
+        text.push_str("error: disk full while writing out.bin\rOK\n");
+        for i in 0..300 {
+            text.push_str(&format!("linking part {i}\n"));
+        }
+        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
         assert!(
-            r.inline_text.contains("6 of 6 lines hidden (noise)"),
+            r.inline_text.contains(
+                "error: disk full while writing out.bin [then overwritten on the terminal by: OK]"
+            ),
             "{}",
             r.inline_text
         );

@@ -289,6 +289,20 @@ impl<'r> LineEngine<'r> {
     /// ANSI stripped, trailing whitespace trimmed.
     pub fn clean<'a>(&self, raw: &'a str) -> std::borrow::Cow<'a, str> {
         let line = resolve_cr(raw);
+        // an error a carriage return overwrote (`error: disk full\rOK`) stays visible
+        let hidden = super::text::overwritten_errors(raw, line);
+        if !hidden.is_empty() {
+            let joined = format!(
+                "{} [then overwritten on the terminal by: {line}]",
+                hidden.join(" | ")
+            );
+            let cleaned = if self.rule.settings.strip_ansi {
+                strip_ansi(&joined).into_owned()
+            } else {
+                joined
+            };
+            return std::borrow::Cow::Owned(cleaned.trim_end().to_string());
+        }
         let line = if self.rule.settings.strip_ansi {
             strip_ansi(line)
         } else {

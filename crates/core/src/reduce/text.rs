@@ -97,6 +97,35 @@ pub fn resolve_cr(line: &str) -> &str {
     }
 }
 
+/// Segments of `line` that a carriage return overwrote (a terminal no longer shows them;
+/// `shown` is what it shows) and that read like an error or a warning: those must not
+/// vanish with the progress they were mixed into.
+pub fn overwritten_errors<'a>(line: &'a str, shown: &str) -> Vec<&'a str> {
+    const WORDS: [&str; 9] = [
+        "error",
+        "fail",
+        "fatal",
+        "panic",
+        "exception",
+        "denied",
+        "abort",
+        "warning",
+        "refused",
+    ];
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if memchr::memchr(b'\r', line.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    line.split('\r')
+        .map(str::trim_end)
+        .filter(|s| !s.trim().is_empty() && *s != shown.trim_end())
+        .filter(|s| {
+            let lower = s.to_ascii_lowercase();
+            WORDS.iter().any(|w| lower.contains(w))
+        })
+        .collect()
+}
+
 /// Clip a line longer than `max` characters in the middle, saying how much was cut.
 pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
     if max == 0 || line.len() <= max {
@@ -146,6 +175,19 @@ mod tests {
         assert_eq!(strip_ansi("é\x1b[1mü"), "éü");
         assert_eq!(strip_ansi("plain"), "plain");
         assert!(matches!(strip_ansi("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn an_error_a_carriage_return_overwrote_is_found() {
+        let raw = "error: disk full while writing out.bin\rOK";
+        assert_eq!(resolve_cr(raw), "OK");
+        assert_eq!(
+            overwritten_errors(raw, "OK"),
+            vec!["error: disk full while writing out.bin"]
+        );
+        // plain progress is not
+        assert!(overwritten_errors("10%\r50%\r100%", "100%").is_empty());
+        assert!(overwritten_errors("line\r", "line").is_empty());
     }
 
     #[test]
