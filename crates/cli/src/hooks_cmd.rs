@@ -184,6 +184,10 @@ pub enum LogCommand {
         /// Host whose tool names the payload uses
         #[arg(long, default_value = "codebuddy", value_name = "HOST")]
         host: String,
+        /// Record whole command lines (secrets redacted); by default only the program is
+        /// recorded, since a command line can carry a secret no pattern knows
+        #[arg(long)]
+        command_lines: bool,
     },
 }
 
@@ -797,7 +801,11 @@ fn log(a: LogArgs) -> Result<i32> {
         Some(d) => d,
         None => home()?.join(".codebuddy").join("logs"),
     };
-    let logger = CommandLogger::new(CommandLogConfig::in_dir(&dir));
+    let mut config = CommandLogConfig::in_dir(&dir);
+    if let LogCommand::Record { command_lines, .. } = &a.command {
+        config.record_command_lines = *command_lines;
+    }
+    let logger = CommandLogger::new(config);
     match a.command {
         LogCommand::Stats { format } => {
             let s = logger.stats();
@@ -824,7 +832,7 @@ fn log(a: LogArgs) -> Result<i32> {
                 println!("{}", serde_json::to_string(&e)?);
             }
         }
-        LogCommand::Record { host } => {
+        LogCommand::Record { host, .. } => {
             let d = parse_host(&host)?.dialect();
             let mut text = String::new();
             std::io::stdin()

@@ -194,12 +194,45 @@ fn log_record_as_a_post_tool_use_hook_then_stats_and_tail() {
         !tail.contains("ghp_abcdefghijklmnopqrstuvwxyz0123"),
         "{tail}"
     );
+    // by default only the program is recorded, not the command line
     assert!(
-        tail.contains("GITHUB_TOKEN=[REDACTED] gh pr create"),
+        tail.contains("gh (command line not recorded)") && !tail.contains("pr create"),
         "{tail}"
     );
     assert!(tail.contains("\"sessionId\":\"sess-1\""), "{tail}");
     assert!(logs.read_dir().unwrap().count() >= 1);
+    // with --command-lines the whole line is kept, secrets redacted
+    w.write_json(
+        &w.project.join(".codebuddy/settings.json"),
+        &json!({"hooks": {"PostToolUse": [group(None, &format!("{record} --command-lines"), None)]}}),
+    );
+    let (code, _) = w.run(
+        "codebuddy",
+        "PostToolUse",
+        &[
+            "--tool",
+            "execute_command",
+            "--input",
+            r#"{"command":"GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 gh pr create"}"#,
+            "--tool-response",
+            r#"{"exitCode":0,"stdout":"ok","stderr":""}"#,
+        ],
+    );
+    assert_eq!(code, 0);
+    let tail = stdout(
+        &w.cmd()
+            .args(["hooks", "log", "tail", "-n", "5"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        !tail.contains("ghp_abcdefghijklmnopqrstuvwxyz0123"),
+        "{tail}"
+    );
+    assert!(
+        tail.contains("GITHUB_TOKEN=[REDACTED] gh pr create"),
+        "{tail}"
+    );
 }
 
 #[test]

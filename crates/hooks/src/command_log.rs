@@ -44,6 +44,10 @@ pub struct CommandLogConfig {
     pub rotate_daily: bool,
     pub max_file_size: u64,
     pub max_files: usize,
+    /// Record whole command lines (redacted). Off by default: a command line can carry a
+    /// secret no pattern knows, so only the program is recorded unless the user asks.
+    #[serde(default)]
+    pub record_command_lines: bool,
 }
 
 impl CommandLogConfig {
@@ -62,6 +66,7 @@ impl CommandLogConfig {
             rotate_daily: true,
             max_file_size: 10 * 1024 * 1024,
             max_files: 30,
+            record_command_lines: false,
         }
     }
 }
@@ -183,6 +188,31 @@ impl CommandLogger {
         }
     }
 
+    /// What a log line shows of a command: the whole (redacted) line when the user asked
+    /// for command lines, else only its program (after any `NAME=value` assignments).
+    fn command_subject(&self, command: &str) -> String {
+        if self.config.record_command_lines {
+            return self.redact_s(command);
+        }
+        let program = command
+            .split_whitespace()
+            .find(|w| !w.contains('='))
+            .unwrap_or("")
+            .rsplit('/')
+            .next()
+            .unwrap_or("");
+        format!("{} (command line not recorded)", self.redact_s(program))
+    }
+
+    /// Tool arguments as logged: a `command` argument follows [`Self::command_subject`].
+    fn tool_args(&self, args: &Value) -> Value {
+        let mut v = self.redact_v(args);
+        if let Some(c) = v.get("command").and_then(Value::as_str).map(str::to_string) {
+            v["command"] = Value::String(self.command_subject(&c));
+        }
+        v
+    }
+
     fn redact_v(&self, v: &Value) -> Value {
         if self.config.redact_secrets {
             redact_value(v)
@@ -201,7 +231,7 @@ impl CommandLogger {
     ) -> Result<(), HookError> {
         let details = match self.config.level {
             LogLevel::Minimal => Value::Null,
-            LogLevel::Standard => json!({"args": self.redact_v(args)}),
+            LogLevel::Standard => json!({"args": self.tool_args(args)}),
             LogLevel::Verbose => {
                 let r = self.redact_v(result);
                 let text = r.to_string();
@@ -210,7 +240,7 @@ impl CommandLogger {
                 } else {
                     r
                 };
-                json!({"args": self.redact_v(args), "result": r})
+                json!({"args": self.tool_args(args), "result": r})
             }
         };
         self.write(
@@ -239,7 +269,7 @@ impl CommandLogger {
         };
         self.write(
             EntryKind::BashCommand,
-            self.redact_s(command),
+            self.command_subject(command),
             Some(exit_code == Some(0)),
             duration,
             details,
@@ -463,11 +493,25 @@ mod tests {
             .collect();
         assert_eq!(entries.len(), 3);
         assert_eq!(entries[0].kind, EntryKind::BashCommand);
-        assert_eq!(entries[0].subject, "API_KEY=[REDACTED] npm publish");
+        // by default the program only; the whole (redacted) line when asked for
+        assert_eq!(entries[0].subject, "npm (command line not recorded)");
         assert_eq!(entries[0].session_id.as_deref(), Some("sess-1"));
         assert_eq!(entries[0].duration_ms, Some(12));
         assert_eq!(entries[1].details["args"]["password"], "[REDACTED]");
         assert_eq!(entries[1].details["args"]["filePath"], "a.txt");
+        let t2 = tempfile::tempdir().unwrap();
+        let mut config = CommandLogConfig::in_dir(t2.path());
+        config.record_command_lines = true;
+        let l2 = CommandLogger::new(config);
+        l2.log_bash_command(
+            "API_KEY=sk-abcdefghijklmnopqrstuvwx npm publish",
+            Some(0),
+            "",
+            None,
+        )
+        .unwrap();
+        let text = fs::read_to_string(l2.current_file()).unwrap();
+        assert!(text.contains("API_KEY=[REDACTED] npm publish"), "{text}");
         assert_eq!(entries[2].kind, EntryKind::FileEdit);
         let mode = fs::metadata(l.current_file()).unwrap().permissions();
         assert_eq!(
@@ -528,6 +572,7 @@ mod tests {
         cfg.rotate_daily = false;
         cfg.max_file_size = 400;
         cfg.max_files = 3;
+        cfg.record_command_lines = true;
         let l = CommandLogger::new(cfg);
         for i in 0..40 {
             l.log_bash_command(
