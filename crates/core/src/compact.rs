@@ -197,6 +197,11 @@ pub struct Session<'p> {
     raw_milli: u64,
     /// A virtual rule (id, family) chosen at the end from the whole output.
     virtual_rule: Option<(&'static str, &'static str)>,
+    /// Inside a line longer than [`MAX_LINE_BYTES`]: its first MiB was taken as the line,
+    /// the rest up to its newline is counted here and not shown (one 200 MB line is one
+    /// cut line, not 200 identical ones).
+    overlong: bool,
+    overlong_dropped: u64,
 }
 
 /// Extra facts the caller knows at the end.
@@ -238,6 +243,8 @@ impl Plan {
             raw_chunks: 0,
             raw_milli: 0,
             virtual_rule: None,
+            overlong: false,
+            overlong_dropped: 0,
         }
     }
 
@@ -270,7 +277,12 @@ impl<'p> Session<'p> {
         }
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
-            if self.partial.is_empty() {
+            if self.overlong {
+                // the end of an over-long line whose first MiB was already taken
+                self.overlong_dropped += (self.partial.len() + nl) as u64;
+                self.partial.clear();
+                self.overlong = false;
+            } else if self.partial.is_empty() {
                 self.line(&rest[..nl]);
             } else {
                 self.partial.extend_from_slice(&rest[..nl]);
@@ -280,14 +292,20 @@ impl<'p> Session<'p> {
             rest = &rest[nl + 1..];
         }
         self.partial.extend_from_slice(rest);
-        if self.partial.len() > MAX_LINE_BYTES {
-            // split at a character boundary so valid UTF-8 stays valid
+        if self.overlong {
+            self.overlong_dropped += self.partial.len() as u64;
+            self.partial.clear();
+        } else if self.partial.len() > MAX_LINE_BYTES {
+            // split at a character boundary so valid UTF-8 stays valid; the line's first MiB
+            // stands for it, the rest is counted until its newline
             let mut cut = MAX_LINE_BYTES;
             while cut > 0 && (self.partial[cut] as i8) < -0x40 {
                 cut -= 1;
             }
             let tail = self.partial.split_off(cut.max(1));
-            let head = std::mem::replace(&mut self.partial, tail);
+            let head = std::mem::take(&mut self.partial);
+            self.overlong_dropped += tail.len() as u64;
+            self.overlong = true;
             self.line(&head);
         }
     }
@@ -550,6 +568,17 @@ impl<'p> Session<'p> {
         } else {
             lines.extend(body.lines.iter().cloned());
         }
+        if self.overlong_dropped > 0 {
+            let how = fin
+                .recover_hint
+                .clone()
+                .unwrap_or_else(|| "--raw shows all".into());
+            lines.push(format!(
+                "[tokenjuice: a line longer than 1 MiB was cut after its first MiB ({} bytes not shown); {how}]",
+                self.overlong_dropped
+            ));
+            kinds.push("overlong-line-cut".into());
+        }
         // A matchOutput message stands for the whole output by the rule's design
         // ("npm install: up to date"): no marker after it.
         let summarized = kinds.iter().any(|k| k == "match-output-summary");
@@ -687,7 +716,9 @@ impl<'p> Session<'p> {
             inline_text: text,
             facts: facts_map,
             compaction: Compaction {
-                authoritative: !fin.capture_truncated && !plan.no_omit,
+                authoritative: !fin.capture_truncated
+                    && !plan.no_omit
+                    && !kinds.iter().any(|k| k == "overlong-line-cut"),
                 kinds,
             },
             trace,
@@ -765,6 +796,36 @@ mod tests {
             "{}",
             r.inline_text
         );
+    }
+
+    #[test]
+    fn one_giant_line_is_one_cut_line_not_many_identical_ones() {
+        let plan = plan(
+            &Request {
+                tool_name: "exec",
+                command: Some("./gen-data"),
+                ..Request::default()
+            },
+            &[],
+        );
+        let mut s = plan.session();
+        s.push(b"start\n");
+        let chunk = vec![b'x'; 64 * 1024];
+        for _ in 0..48 {
+            s.push(&chunk); // 3 MiB, no newline
+        }
+        s.push(b"\nend\n");
+        let r = s.finish(0, &Finish::default());
+        let text = &r.inline_text;
+        assert!(
+            !text.contains('×'),
+            "not folded as repeats: {}",
+            &text[..text.len().min(500)]
+        );
+        assert_eq!(text.matches("a line longer than 1 MiB was cut").count(), 1);
+        assert!(text.contains("(2097152 bytes not shown); --raw shows all"));
+        assert!(text.contains("start") && text.contains("end"));
+        assert!(!r.compaction.authoritative);
     }
 
     #[test]
