@@ -915,3 +915,31 @@ fn a_settings_file_made_read_only_is_refused_untouched() {
         0o444
     );
 }
+
+#[test]
+fn install_then_uninstall_gives_the_users_file_back_byte_for_byte() {
+    // escapes, number forms, a BOM, a 30-digit integer, the user's own layout
+    let original = "\u{feff}{\n  \"name\" : \"caf\\u00e9\",\n    \"ratio\": 1.0e2,\n  \"big\": 123456789012345678901234567890,\n  \"hooks\": {}\n}";
+    let w = World::new();
+    let p = w.home.join(".claude/settings.json");
+    w.write(&p, original);
+    assert!(install(&w, "claude-code").status.success());
+    assert_ne!(w.read(&p), original, "installed");
+    let out = w.run(&["uninstall", "claude-code"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(w.read(&p), original, "byte for byte");
+    // when the user changed something else meanwhile, their change stays (the file is
+    // rewritten without our entries, not rolled back)
+    let w = World::new();
+    let p = w.home.join(".claude/settings.json");
+    w.write(&p, original);
+    assert!(install(&w, "claude-code").status.success());
+    let mut v = w.json(&p);
+    v["theme"] = json!("light");
+    w.write(&p, &serde_json::to_string_pretty(&v).unwrap());
+    assert!(w.run(&["uninstall", "claude-code"]).status.success());
+    let after = w.json(&p);
+    assert_eq!(after["theme"], "light");
+    assert_eq!(after["name"], "café");
+    assert!(after.get("env").is_none(), "{after:#}");
+}

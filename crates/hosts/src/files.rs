@@ -225,6 +225,27 @@ fn still_as_read(loaded: &Loaded) -> Result<()> {
     Ok(())
 }
 
+/// The text of `<file>.bak` (the file as it was before tokenjuice first wrote it) when it
+/// holds exactly `without_ours` — the current file with tokenjuice's entries taken out — so
+/// that uninstall can give the user's file back byte for byte rather than re-rendered.
+pub fn original_if_only_ours_changed(
+    loaded: &Loaded,
+    without_ours: &Map<String, Value>,
+) -> Option<String> {
+    let mut name = loaded.target.file_name()?.to_os_string();
+    name.push(".bak");
+    let bak = loaded.target.with_file_name(name);
+    let bytes = tokenjuice_untrusted::read(&bak, tokenjuice_untrusted::MAX_SETTINGS_FILE).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let parsed: Value = if body.trim().is_empty() {
+        Value::Object(Map::new())
+    } else {
+        serde_json::from_str(body).ok()?
+    };
+    (parsed.as_object()? == without_ours).then_some(text)
+}
+
 /// Copies the original to `<file>.bak` unless a `.bak` already exists.
 fn backup_once(target: &Path, old: &str) -> Result<Option<PathBuf>> {
     let mut name = target.file_name().unwrap_or_default().to_os_string();

@@ -329,6 +329,11 @@ fn uninstall_entries(target: Target, env: &Env) -> Result<Report> {
                     });
                 if only_shell {
                     None
+                } else if let Some(original) = files::original_if_only_ours_changed(&loaded, &root)
+                {
+                    // nothing but our entries changed since the first install: the user's
+                    // file comes back byte for byte (escapes, number forms, a BOM, layout)
+                    Some(original)
                 } else {
                     Some(files::render_json_like(&root, Some(&text)))
                 }
