@@ -90,3 +90,29 @@ impl RawCapture {
         Ok(())
     }
 }
+
+/// Fail open, one way for `wrap` and `reduce`: the raw output as it was (text), or a JSON
+/// result holding it (`--format json`, so a reader of JSON still gets JSON), with a line
+/// saying when bytes past the capture's cap were not kept.
+pub fn fail_open(
+    out: &mut dyn Write,
+    capture: &mut RawCapture,
+    json: bool,
+    exit_code: i32,
+) -> std::io::Result<()> {
+    if json {
+        let mut raw = Vec::new();
+        capture.write_to(&mut raw)?;
+        let v = serde_json::json!({
+            "result": { "inlineText": String::from_utf8_lossy(&raw), "compaction": {"authoritative": !capture.truncated, "kinds": ["fail-open"]} },
+            "exitCode": exit_code,
+        });
+        writeln!(out, "{v}")
+    } else {
+        capture.write_to(out)?;
+        if capture.truncated {
+            writeln!(out, "\n[tokenjuice: output past 264 MiB was not kept]")?;
+        }
+        Ok(())
+    }
+}

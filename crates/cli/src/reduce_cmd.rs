@@ -67,7 +67,31 @@ pub fn reduce(o: ReduceOpts) -> i32 {
         raw: o.raw,
         no_omit: o.no_omit,
     };
-    let plan = plan(&req, &rules.rules);
+    // a broken rule or a bug while planning must not lose the input (as in wrap)
+    let planned = catch_unwind(AssertUnwindSafe(|| {
+        crate::fault_injection("plan");
+        plan(&req, &rules.rules)
+    }));
+    let plan = match planned {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "tokenjuice: warning: internal error while planning ({}); the input is passed through raw",
+                panic_text(&e)
+            );
+            let mut out = std::io::stdout().lock();
+            let json = o.out.format == Format::Json;
+            if !json {
+                let _ = std::io::copy(&mut input, &mut out);
+                return 0;
+            }
+            let mut all = Vec::new();
+            let _ = input.read_to_end(&mut all);
+            capture.push(&all);
+            let _ = crate::capture::fail_open(&mut out, &mut capture, true, o.exit_code);
+            return 0;
+        }
+    };
     for w in &plan.warnings {
         eprintln!("tokenjuice: warning: {w}");
     }
@@ -148,7 +172,8 @@ pub fn reduce(o: ReduceOpts) -> i32 {
         }
         Err(msg) => {
             eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
-            let _ = capture.write_to(&mut out);
+            let json = o.out.format == Format::Json;
+            let _ = crate::capture::fail_open(&mut out, &mut capture, json, o.exit_code);
             Ending::FailOpen {
                 raw_bytes: capture.total,
             }

@@ -248,21 +248,12 @@ pub fn run(opts: WrapOpts) -> i32 {
         }
         Err(msg) => {
             eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
-            if opts.out.format == Format::Json {
-                let mut raw = Vec::new();
-                let _ = state.capture.write_to(&mut raw);
-                let v = serde_json::json!({
-                    "result": { "inlineText": String::from_utf8_lossy(&raw), "compaction": {"authoritative": !state.capture.truncated, "kinds": ["fail-open"]} },
-                    "exitCode": exit_code,
-                });
-                let _ = writeln!(out, "{v}");
-            } else if !state.mirror {
-                let _ = state.capture.write_to(&mut out);
-                if let Some(c) = state.err_capture.as_mut() {
+            let json = opts.out.format == Format::Json;
+            // in mirror mode the raw output is in the host's file already
+            if json || !state.mirror {
+                let _ = crate::capture::fail_open(&mut out, &mut state.capture, json, exit_code);
+                if let Some(c) = state.err_capture.as_mut().filter(|_| !json) {
                     let _ = c.write_to(&mut std::io::stderr());
-                }
-                if state.capture.truncated {
-                    let _ = writeln!(out, "\n[tokenjuice: output past 264 MiB was not kept]");
                 }
             }
             Ending::FailOpen {

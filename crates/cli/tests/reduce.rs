@@ -323,3 +323,50 @@ fn reduce_fails_open_with_the_exact_input_from_a_file_or_stdin() {
         }
     }
 }
+
+#[test]
+fn reduce_fails_open_like_wrap_when_planning_or_finishing_panics() {
+    let input = "line one\nerror: something broke\nline three\n".repeat(50);
+    for point in ["plan", "finish"] {
+        // text: the input, byte for byte, and one warning
+        let out = assert_cmd::Command::cargo_bin("tokenjuice")
+            .unwrap()
+            .args(["reduce", "--no-stats", "--source-command", "make"])
+            .env("TOKENJUICE_DEBUG_PANIC", point)
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{point}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), input, "{point}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("internal error"),
+            "{point}"
+        );
+        // JSON: still JSON, holding the input
+        let out = assert_cmd::Command::cargo_bin("tokenjuice")
+            .unwrap()
+            .args([
+                "reduce",
+                "--no-stats",
+                "--format",
+                "json",
+                "--source-command",
+                "make",
+            ])
+            .env("TOKENJUICE_DEBUG_PANIC", point)
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{point}: not JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        });
+        assert_eq!(v["result"]["inlineText"], input.as_str(), "{point}");
+        assert_eq!(
+            v["result"]["compaction"]["kinds"][0], "fail-open",
+            "{point}"
+        );
+    }
+}
