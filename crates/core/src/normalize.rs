@@ -404,7 +404,72 @@ fn strip_keywords(argv: &[String]) -> Vec<String> {
     argv[i..].to_vec()
 }
 
-/// Strip `env …`, `sudo …`, `time`, `nice`, `nohup`, `timeout N`, `command`, `exec`, `stdbuf`.
+/// Options of package runners that take a value (the next word).
+const RUNNER_VALUE_OPTIONS: &[&str] = &[
+    "-p",
+    "--package",
+    "-c",
+    "--call",
+    "--node-options",
+    "--cache",
+    "--registry",
+    "--userconfig",
+    "--filter",
+    "-C",
+    "--dir",
+    "--cwd",
+    "--spec",
+    "--python",
+    "--env",
+];
+
+/// How many words of a package runner (`npx`, `pnpm exec`, `poetry run`, `python -m`, …)
+/// come before the program it runs; `None` when `argv[i..]` does not start with one, or
+/// runs nothing. `uv run` is left to uv's own rule (it keeps uv's environment summary).
+fn runner_len(argv: &[String], i: usize) -> Option<usize> {
+    let a0 = basename(argv.get(i)?);
+    let sub = argv.get(i + 1).map(String::as_str);
+    let head = match (a0, sub) {
+        ("npx" | "bunx" | "pnpx", _) => 1,
+        ("pnpm", Some("exec" | "dlx")) | ("yarn", Some("dlx" | "exec")) => 2,
+        ("npm", Some("exec" | "x")) => 2,
+        ("bun", Some("x")) => 2,
+        ("poetry" | "pipx" | "pdm" | "hatch" | "rye", Some("run")) => 2,
+        _ => {
+            // python -m <module> …: the module is the program
+            let py = a0 == "python"
+                || a0 == "python3"
+                || a0
+                    .strip_prefix("python3.")
+                    .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()));
+            if py && argv.get(i + 1).is_some_and(|a| a == "-m") {
+                return argv.get(i + 2).map(|_| 2);
+            }
+            return None;
+        }
+    };
+    let mut j = i + head;
+    while let Some(a) = argv.get(j) {
+        if a == "--" {
+            j += 1;
+            break;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        j += if RUNNER_VALUE_OPTIONS.contains(&a.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    argv.get(j).map(|_| j - i)
+}
+
+/// Strip `env …`, `sudo …`, `time`, `nice`, `nohup`, `timeout N`, `command`, `exec`,
+/// `stdbuf`, and package runners (`npx`, `pnpm exec`/`dlx`, `yarn dlx`, `npm exec`, `bunx`,
+/// `poetry run`, `pipx run`, `python -m …`), so the command classifies as the tool it runs;
+/// rules written for the runner still match the command as typed.
 pub fn strip_prefixes(argv: &[String], notes: &mut Vec<String>) -> Vec<String> {
     let mut i = 0;
     let n = argv.len();
@@ -459,7 +524,10 @@ pub fn strip_prefixes(argv: &[String], notes: &mut Vec<String>) -> Vec<String> {
                 }
                 i += 1; // the duration
             }
-            _ => break,
+            _ => match runner_len(argv, i) {
+                Some(len) => i += len,
+                None => break,
+            },
         }
         if i > start {
             notes.push(format!("stripped `{a0}` prefix"));

@@ -140,6 +140,10 @@ fn pipelines() {
     );
     assert_eq!(
         n("curl -s https://x | python3 -m json.tool").argv,
+        argv(&["json.tool"])
+    );
+    assert_eq!(
+        n("curl -s https://x | python3 -m json.tool").typed_argv,
         argv(&["python3", "-m", "json.tool"])
     );
     assert_eq!(n("ps aux | grep node").argv, argv(&["ps", "aux"]));
@@ -206,4 +210,33 @@ fn basenames() {
     assert_eq!(basename("/usr/local/bin/tokenjuice"), "tokenjuice");
     assert_eq!(basename("C:\\bin\\git.exe"), "git");
     assert_eq!(basename("npm.cmd"), "npm");
+}
+
+#[test]
+fn package_runners_classify_as_the_tool_they_run() {
+    for (cmd, tool) in [
+        ("npx prisma generate", "prisma"),
+        ("npx --yes -p typescript tsc --noEmit", "tsc"),
+        ("pnpm exec vitest run", "vitest"),
+        ("pnpm dlx create-vite app", "create-vite"),
+        ("yarn dlx eslint .", "eslint"),
+        ("npm exec -- jest --ci", "jest"),
+        ("bunx tsc", "tsc"),
+        ("poetry run pytest -x", "pytest"),
+        ("pipx run black .", "black"),
+        ("python3 -m pytest -q", "pytest"),
+        ("python3.12 -m pip install x", "pip"),
+    ] {
+        let norm = n(cmd);
+        assert_eq!(norm.argv.first().map(String::as_str), Some(tool), "{cmd}");
+        assert_eq!(
+            norm.typed_argv.first(),
+            Some(&cmd.split(' ').next().unwrap().to_string()),
+            "{cmd}"
+        );
+    }
+    // runners with nothing to run, and uv run (uv's own rule), stay as they are
+    assert_eq!(n("npx").argv, argv(&["npx"]));
+    assert_eq!(n("uv run pytest").argv, argv(&["uv", "run", "pytest"]));
+    assert_eq!(n("python3 script.py").argv, argv(&["python3", "script.py"]));
 }
