@@ -4,7 +4,10 @@
 //! (VSZ, RSS, TTY, START/STIME, TIME, C, F, PRI, NI, ADDR, SZ, WCHAN); STAT stays only
 //! when some process is a zombie, stopped or in uninterruptible sleep; a USER/UID column
 //! with one value for every row is said once. Very long command lines are clipped in the
-//! middle with a marker. Output that has no ps header is left to the line rule.
+//! middle with a marker. Kernel threads (`[kworker/0:1]`, `[rcu_gp]` … with no memory of
+//! their own) are half of a `ps aux` on Linux: they fold to one counted line naming their
+//! kinds, unless they are all there is (the user asked for them). Output that has no ps
+//! header is left to the line rule.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -91,6 +94,35 @@ impl Structured for Ps {
             return None;
         }
         let upper: Vec<String> = header.iter().map(|h| h.to_ascii_uppercase()).collect();
+        // kernel threads: a bracketed command and, where ps shows it, no virtual memory
+        let cmd_col = upper.len() - 1;
+        let vsz_col = upper.iter().position(|h| h == "VSZ");
+        let is_kthread = |r: &Vec<String>| {
+            let c = r[cmd_col].as_str();
+            COMMAND.contains(&upper[cmd_col].as_str())
+                && c.starts_with('[')
+                && c.ends_with(']')
+                && vsz_col.is_none_or(|v| r[v] == "0")
+        };
+        let kthreads = self.rows.iter().filter(|r| is_kthread(r)).count();
+        let fold_kthreads = kthreads > 0 && kthreads < self.rows.len();
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        if fold_kthreads {
+            for r in self.rows.iter().filter(|r| is_kthread(r)) {
+                let name = r[cmd_col].trim_matches(['[', ']']);
+                let kind: String = name
+                    .split(['/', ':'])
+                    .next()
+                    .unwrap_or(name)
+                    .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+                    .to_string();
+                match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, n)) => *n += 1,
+                    None => kinds.push((kind, 1)),
+                }
+            }
+            kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        }
         let mut keep: Vec<usize> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
         let mut dropped: Vec<&str> = Vec::new();
@@ -131,9 +163,29 @@ impl Structured for Ps {
                 .collect::<Vec<_>>()
                 .join(" "),
         );
-        for r in &self.rows {
+        for r in self
+            .rows
+            .iter()
+            .filter(|r| !(fold_kthreads && is_kthread(r)))
+        {
             let cells: Vec<&str> = keep.iter().map(|&i| r[i].as_str()).collect();
             lines.push(cells.join(" "));
+        }
+        if fold_kthreads {
+            let named: Vec<String> = kinds
+                .iter()
+                .map(|(k, n)| {
+                    if *n > 1 {
+                        format!("{k} ×{n}")
+                    } else {
+                        k.clone()
+                    }
+                })
+                .collect();
+            lines.push(format!(
+                "[{kthreads} kernel threads folded: {}; --raw shows them]",
+                named.join(", ")
+            ));
         }
         lines.extend(self.other.iter().cloned());
         if self.extra > 0 {
@@ -193,6 +245,40 @@ dev          300       1  0 08:08 ?        00:00:00 python3 -m http.server
         let t = out.lines.join("\n");
         assert!(t.contains("UID PID PPID CMD"), "{t}");
         assert!(t.contains("dev 300 1 python3 -m http.server"), "{t}");
+    }
+
+    #[test]
+    fn kernel_threads_fold_to_one_counted_line_unless_they_are_all_there_is() {
+        let text = "USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND
+root 1 0.0 0.1 167000 11000 ? Ss 10:00 0:01 /sbin/init
+root 2 0.0 0.0 0 0 ? S 10:00 0:00 [kthreadd]
+root 10 0.0 0.0 0 0 ? I< 10:00 0:00 [kworker/0:0H-events_highpri]
+root 11 0.0 0.0 0 0 ? I 10:00 0:00 [kworker/u8:0-events_unbound]
+root 12 0.0 0.0 0 0 ? I 10:00 0:00 [rcu_preempt]
+app 900 1.0 2.0 900000 90000 ? Sl 10:01 0:10 node server.js [worker]
+";
+        let out = run(text).unwrap();
+        let joined = out.lines.join("\n");
+        assert!(!joined.contains("kworker/0:0H"), "{joined}");
+        assert!(
+            joined.contains(
+                "[4 kernel threads folded: kworker ×2, kthreadd, rcu_preempt; --raw shows them]"
+            ),
+            "{joined}"
+        );
+        assert!(
+            joined.contains("root 1 0.0 0.1 /sbin/init")
+                && joined.contains("app 900 1.0 2.0 node server.js [worker]"),
+            "{joined}"
+        );
+        assert_eq!(out.facts, vec![("process".to_string(), 6)]);
+        // ps aux | grep kworker: only kernel threads, so nothing folds
+        let only = "USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND
+root 10 0.0 0.0 0 0 ? I< 10:00 0:00 [kworker/0:0H-events_highpri]
+root 11 0.0 0.0 0 0 ? I 10:00 0:00 [kworker/u8:0-events_unbound]
+";
+        let joined = run(only).unwrap().lines.join("\n");
+        assert!(joined.contains("[kworker/0:0H-events_highpri]"), "{joined}");
     }
 
     #[test]
