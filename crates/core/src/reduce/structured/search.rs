@@ -480,14 +480,45 @@ impl Search {
             };
             out.push(format!("{} ({count}):", f.path));
             let mut shown = 0u64;
-            for h in &f.hits {
-                if used > BUDGET_CHARS {
-                    break;
+            // without context lines, a text hit on several lines is printed once with all
+            // its line numbers (`12,40,88: text`): every location stays
+            let merge = f.context == 0 && f.hits.iter().all(|h| h.line.is_some() && !h.context);
+            let mut groups: Vec<(Vec<&str>, &Hit)> = Vec::new();
+            if merge {
+                let mut at: HashMap<&str, usize> = HashMap::new();
+                for h in &f.hits {
+                    let n = h.line.as_deref().unwrap_or("");
+                    match at.get(h.text.as_str()) {
+                        Some(&i) => groups[i].0.push(n),
+                        None => {
+                            at.insert(h.text.as_str(), groups.len());
+                            groups.push((vec![n], h));
+                        }
+                    }
                 }
-                let line = format!("  {}", fmt(h)).trim_end().to_string();
-                used += line.len() + 1;
-                out.push(line);
-                shown += 1;
+            }
+            if merge && groups.len() < f.hits.len() {
+                for (lines, h) in &groups {
+                    if used > BUDGET_CHARS {
+                        break;
+                    }
+                    let line = format!("  {}: {}", lines.join(","), h.text)
+                        .trim_end()
+                        .to_string();
+                    used += line.len() + 1;
+                    out.push(line);
+                    shown += lines.len() as u64;
+                }
+            } else {
+                for h in &f.hits {
+                    if used > BUDGET_CHARS {
+                        break;
+                    }
+                    let line = format!("  {}", fmt(h)).trim_end().to_string();
+                    used += line.len() + 1;
+                    out.push(line);
+                    shown += 1;
+                }
             }
             let rest = f.matches + f.context - shown;
             if rest > 0 {
@@ -606,6 +637,23 @@ mod tests {
         );
         assert_eq!(out.facts[0], ("match".to_string(), 3));
         assert_eq!(out.facts[1], ("file".to_string(), 2));
+    }
+
+    #[test]
+    fn the_same_hit_text_on_many_lines_is_printed_once_with_every_line_number() {
+        let mut text = String::new();
+        for n in [3, 17, 40, 88] {
+            text.push_str(&format!("src/a.rs:{n}:    use crate::error::Result;\n"));
+        }
+        text.push_str("src/a.rs:90:    let r: Result<()> = run();\n");
+        text.push_str("src/b.rs:1:use crate::error::Result;\n");
+        let out = run("grep -rn Result src", &text).unwrap();
+        assert_eq!(
+            out.lines.join("\n"),
+            "src/a.rs (5):\n  3,17,40,88: use crate::error::Result;\n  90: let r: Result<()> = run();\nsrc/b.rs:1: use crate::error::Result;"
+        );
+        assert_eq!(out.facts[0], ("match".to_string(), 6));
+        assert_eq!(out.omitted, 0);
     }
 
     #[test]
