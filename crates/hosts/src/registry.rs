@@ -164,6 +164,16 @@ impl HookSpec {
     }
 }
 
+/// Over 30,000 characters the host shows a ~2 KB preview and a file path (Claude Code,
+/// CodeBuddy); the prefix moves the 30,000 where the host's settings do.
+const PREVIEW_AT_30K: HostCut = HostCut {
+    cut_chars: 30_000,
+    over_cut_keeps: 2_000,
+    fail_cut_chars: 30_000,
+    fail_over_cut_keeps: 2_000,
+    max_lines: usize::MAX,
+};
+
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
 
 /// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
@@ -196,13 +206,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         proven: Some(("codebuddy", &["2.117"])),
         // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
         // becomes a 2,048-character preview and a file path, failures alike.
-        cut: HostCut {
-            cut_chars: 30_000,
-            over_cut_keeps: 2_000,
-            fail_cut_chars: 30_000,
-            fail_over_cut_keeps: 2_000,
-            max_lines: usize::MAX,
-        },
+        cut: PREVIEW_AT_30K,
         prints_exit: true,
         hook_entry: true,
     },
@@ -256,15 +260,9 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's. The output streams into Claude's task file as it comes (a background command's too) and is replaced by the compacted text when the command ends; no hook runs"),
         proven: Some(("claude", &["2.1"])),
-        // Claude Code 2.1: a Bash result over 30,000 characters becomes a 2 KB preview and a
-        // file path; failures are cut too (measured by the e2e suite).
-        cut: HostCut {
-            cut_chars: 30_000,
-            over_cut_keeps: 2_000,
-            fail_cut_chars: 30_000,
-            fail_over_cut_keeps: 2_000,
-            max_lines: usize::MAX,
-        },
+        // Claude Code 2.1: a Bash result over 30,000 characters (bashOutputMaxChars) becomes a
+        // 2 KB preview and a file path; failures are cut too (measured by the e2e suite).
+        cut: PREVIEW_AT_30K,
         prints_exit: true,
         hook_entry: false,
     },

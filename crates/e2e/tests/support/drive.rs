@@ -54,20 +54,7 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
     super::agent_tools(work);
     (case.setup)(&paths);
     if with_tj {
-        let out = Command::new(super::tokenjuice())
-            .args(["install", case.host, "--local"])
-            .env("HOME", &paths.home)
-            .env_remove("XDG_CONFIG_HOME")
-            .current_dir(&paths.project)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "tokenjuice install {}: {}{}",
-            case.host,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        install(case, &paths.home, &paths.project, None);
     }
     let calls = case.scenarios.iter().map(case.args).collect();
     let mut spec = (case.spec)(agent, &paths, calls);
@@ -82,6 +69,26 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
         outcome: super::run(&spec, work),
         project: paths.project,
     }
+}
+
+/// `tokenjuice install <host> --local` with `home` as HOME (and the host's variable, if any).
+fn install(case: &Case, home: &Path, project: &Path, var: Option<(&str, &Path)>) {
+    let mut cmd = Command::new(super::tokenjuice());
+    cmd.args(["install", case.host, "--local"])
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .current_dir(project);
+    if let Some((k, v)) = var {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "tokenjuice install {} ({var:?}): {}{}",
+        case.host,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The permission probes had the same effect: the denied rm kept the file, the unapproved
@@ -282,20 +289,7 @@ pub fn config_var_session(case: &Case, agent: &Agent, var: &str, rel: &str, setu
     super::project(&paths.project);
     super::agent_tools(&work);
     (case.setup)(&paths);
-    let out = Command::new(super::tokenjuice())
-        .args(["install", case.host, "--local"])
-        .env("HOME", &home)
-        .env(var, &value)
-        .env_remove("XDG_CONFIG_HOME")
-        .current_dir(&paths.project)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tokenjuice install {} with {var}: {}",
-        case.host,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    install(case, &home, &paths.project, Some((var, &value)));
     let sc = case
         .scenarios
         .iter()
