@@ -116,3 +116,18 @@ pub fn fail_open(
         Ok(())
     }
 }
+
+/// Says once, on stderr, that our output could not be written (a full disk, an I/O error):
+/// the output is not silently lost. A reader that went away (broken pipe) is not an error.
+/// The exit code stays the command's.
+pub fn note_write(result: std::io::Result<()>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if let Err(e) = result {
+        if e.kind() != std::io::ErrorKind::BrokenPipe && !SAID.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "tokenjuice: error: the output could not be written ({e}); it is lost unless kept with --store. The exit code is the command's"
+            );
+        }
+    }
+}

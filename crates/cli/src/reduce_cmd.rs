@@ -166,7 +166,7 @@ pub fn reduce(o: ReduceOpts) -> i32 {
     let ending = match finished {
         Ok(mut result) => {
             store.attach(&mut result);
-            let _ = print_result(&mut out, &result, o.out.format, o.exit_code);
+            crate::capture::note_write(print_result(&mut out, &result, o.out.format, o.exit_code));
             kept = result;
             Ending::Result(&kept)
         }

@@ -242,7 +242,12 @@ pub fn run(opts: WrapOpts) -> i32 {
             if opts.host.is_none() {
                 state.store.attach(&mut result);
             }
-            let _ = crate::print_result(&mut out, &result, opts.out.format, exit_code);
+            crate::capture::note_write(crate::print_result(
+                &mut out,
+                &result,
+                opts.out.format,
+                exit_code,
+            ));
             ending_result = result;
             Ending::Result(&ending_result)
         }
@@ -261,7 +266,7 @@ pub fn run(opts: WrapOpts) -> i32 {
             }
         }
     };
-    let _ = out.flush();
+    crate::capture::note_write(out.flush());
     drop(out);
     state.store.record(plan.as_ref(), ending, Some(exit_code));
     exit_code
@@ -370,7 +375,9 @@ fn feed(
         if let Some(s) = session.as_mut() {
             s.push(chunk);
         }
-        return !matches!(written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
+        let reader_gone = matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
+        crate::capture::note_write(written);
+        return !reader_gone;
     }
     if state.mirror {
         let mut out = stdout.lock();

@@ -253,3 +253,32 @@ fn small_things_a_user_meets() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn output_that_cannot_be_written_is_reported_not_silently_lost() {
+    let sb = Sandbox::new();
+    for args in [
+        vec!["wrap", "--no-stats", "--", "seq", "1", "3000"],
+        vec!["wrap", "--raw", "--no-stats", "--", "seq", "1", "3000"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(common::bin())
+            .args(&args)
+            .env("HOME", sb.path("home"))
+            .env("TOKENJUICE_HOME", sb.path("data/tokenjuice"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "the command's exit code: {err}");
+        assert_eq!(
+            err.matches("the output could not be written").count(),
+            1,
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("No space left on device"), "{err}");
+    }
+}
