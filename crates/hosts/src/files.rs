@@ -197,7 +197,12 @@ fn store_inner(loaded: &Loaded, new: Option<&str>, keep_backup: bool) -> Result<
         })?;
         return Ok(Written::Removed { backup });
     };
-    write_atomic(target, new.as_bytes(), || still_as_read(loaded))?;
+    write_atomic(
+        target,
+        new.as_bytes(),
+        loaded.text.as_deref().map(str::as_bytes),
+        || still_as_read(loaded),
+    )?;
     Ok(if loaded.text.is_some() {
         Written::Updated { backup }
     } else {
@@ -274,9 +279,18 @@ fn backup_once(target: &Path, old: &str) -> Result<Option<PathBuf>> {
     Ok(Some(bak))
 }
 
-/// Writes `bytes` to a temp file beside `target`, then, when `unchanged` still holds,
-/// renames it over `target`.
-fn write_atomic(target: &Path, bytes: &[u8], unchanged: impl Fn() -> Result<()>) -> Result<()> {
+/// Writes `bytes` to a temp file beside `target`, then, when `unchanged` still holds, swaps
+/// it in. The swap is an atomic exchange (Linux `renameat2(RENAME_EXCHANGE)`), which hands
+/// back exactly what the target held at that instant: when that is not `expected` (another
+/// program wrote in between), the exchange is undone, so their write stays and ours is
+/// refused. A target that must not exist yet is created with `RENAME_NOREPLACE`. Where the
+/// filesystem cannot exchange, a plain rename is used.
+fn write_atomic(
+    target: &Path,
+    bytes: &[u8],
+    expected: Option<&[u8]>,
+    unchanged: impl Fn() -> Result<()>,
+) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let werr = |e: std::io::Error| HostsError::Write {
         path: target.to_path_buf(),
@@ -299,8 +313,38 @@ fn write_atomic(target: &Path, bytes: &[u8], unchanged: impl Fn() -> Result<()>)
     tmp.as_file().sync_all().map_err(werr)?;
     // the last moment before the swap: a foreign change is refused (the temp file goes)
     unchanged()?;
-    tmp.persist(target).map_err(|e| werr(e.error))?;
-    Ok(())
+    let tmp = tmp.into_temp_path();
+    use nix::fcntl::{renameat2, RenameFlags};
+    let changed = || HostsError::Changed {
+        path: target.to_path_buf(),
+    };
+    match expected {
+        Some(expected) => {
+            match renameat2(None, &*tmp, None, target, RenameFlags::RENAME_EXCHANGE) {
+                Ok(()) => {
+                    // `tmp` now holds what the target held just before the swap
+                    if std::fs::read(&tmp).ok().as_deref() != Some(expected) {
+                        let _ = renameat2(None, &*tmp, None, target, RenameFlags::RENAME_EXCHANGE);
+                        return Err(changed());
+                    }
+                    Ok(())
+                }
+                Err(nix::errno::Errno::ENOENT) => Err(changed()),
+                Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => {
+                    tmp.persist(target).map_err(|e| werr(e.error))
+                }
+                Err(e) => Err(werr(std::io::Error::from(e))),
+            }
+        }
+        None => match renameat2(None, &*tmp, None, target, RenameFlags::RENAME_NOREPLACE) {
+            Ok(()) => Ok(()),
+            Err(nix::errno::Errno::EEXIST) => Err(changed()),
+            Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => {
+                tmp.persist(target).map_err(|e| werr(e.error))
+            }
+            Err(e) => Err(werr(std::io::Error::from(e))),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -386,7 +430,7 @@ mod tests {
         std::fs::write(&p, "{\"a\":1}").unwrap();
         let loaded = load(&p).unwrap();
         // another program writes after our first check, while our temp file is written
-        let r = write_atomic(&loaded.target, b"{\"ours\":1}", || {
+        let r = write_atomic(&loaded.target, b"{\"ours\":1}", Some(b"{\"a\":1}"), || {
             std::fs::write(&p, "{\"a\":1,\"theirs\":2}").unwrap();
             still_as_read(&loaded)
         });
@@ -397,6 +441,27 @@ mod tests {
         );
         let leftovers = std::fs::read_dir(d.path()).unwrap().count();
         assert_eq!(leftovers, 1, "no temp file left");
+    }
+
+    #[test]
+    fn a_write_landing_between_the_last_check_and_the_swap_is_put_back() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "{\"a\":1}").unwrap();
+        let loaded = load(&p).unwrap();
+        // the check passes, then another program writes before our swap
+        let r = write_atomic(&loaded.target, b"{\"ours\":1}", Some(b"{\"a\":1}"), || {
+            let ok = still_as_read(&loaded);
+            std::fs::write(&p, "{\"a\":1,\"late\":3}").unwrap();
+            ok
+        });
+        assert!(matches!(r, Err(HostsError::Changed { .. })), "{r:?}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"a\":1,\"late\":3}");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
     }
 
     #[test]
