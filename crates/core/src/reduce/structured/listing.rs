@@ -557,10 +557,9 @@ impl Listing {
                     out.push(format!("{}{} ({}):", g.prefix, label(&g.dir), g.count));
                 }
                 let mut shown = 0u64;
+                // (line without the name, name) of each entry, then numbered runs folded
+                let mut rows: Vec<(String, String)> = Vec::new();
                 for (it, name) in g.items.iter().zip(&names) {
-                    if used > BUDGET_CHARS {
-                        break;
-                    }
                     let mut parts: Vec<String> = Vec::new();
                     if let Some(l) = &it.long {
                         let ty = l.mode.chars().next().unwrap_or('-');
@@ -588,11 +587,15 @@ impl Listing {
                     } else {
                         name.clone()
                     };
-                    parts.push(display);
-                    let line = format!("{indent}{}", parts.join(" "));
+                    rows.push((format!("{indent}{}", parts.join(" ")), display));
+                }
+                for (line, n) in fold_numbered_runs(&rows) {
+                    if used > BUDGET_CHARS {
+                        break;
+                    }
                     used += line.len() + 1;
                     out.push(line);
-                    shown += 1;
+                    shown += n;
                 }
                 let rest = g.count - shown;
                 if rest > 0 {
@@ -664,6 +667,72 @@ impl Listing {
         }
         (out, omitted)
     }
+}
+
+/// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
+fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
+    let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
+    let start = name[..end]
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let digits = &name[start..end];
+    if digits.len() > 18 {
+        return None;
+    }
+    Some((
+        &name[..start],
+        digits.parse().ok()?,
+        digits.len(),
+        &name[end..],
+    ))
+}
+
+/// Lines of a listing, with runs of three or more entries that differ only by a contiguous
+/// number in their name (same width, same everything else) folded to one line naming the
+/// first and the last: `0 img_0001.png … img_0180.png (180, numbered without a gap)`. A gap
+/// or any other difference breaks the run. Each line comes with how many entries it stands
+/// for.
+fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
+    let join = |rest: &str, name: &str| {
+        if rest.is_empty() || rest.ends_with(' ') {
+            format!("{rest}{name}")
+        } else {
+            format!("{rest} {name}")
+        }
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let (rest, name) = &rows[i];
+        let mut j = i + 1;
+        if let Some((head, first, width, tail)) = numbered(name) {
+            while let Some((r2, n2)) = rows.get(j) {
+                let Some((h2, v2, w2, t2)) = numbered(n2) else {
+                    break;
+                };
+                let expected = first + (j - i) as u64;
+                if r2 != rest || h2 != head || t2 != tail || v2 != expected || w2 != width {
+                    break;
+                }
+                j += 1;
+            }
+            if j - i >= 3 {
+                let last = &rows[j - 1].1;
+                out.push((
+                    join(
+                        rest,
+                        &format!("{name} … {last} ({}, numbered without a gap)", j - i),
+                    ),
+                    (j - i) as u64,
+                ));
+                i = j;
+                continue;
+            }
+        }
+        out.push((join(rest, name), 1));
+        i += 1;
+    }
+    out
 }
 
 fn single_root(dir: &str) -> bool {
@@ -915,6 +984,32 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         assert!(!t.contains("total 16"), "{t}");
         assert_eq!(out.filtered, 1);
         assert_eq!(out.facts[0], ("item".to_string(), 6));
+    }
+
+    #[test]
+    fn numbered_runs_fold_to_their_first_and_last_name_and_gaps_break_them() {
+        let mut text = String::from("total 0\n");
+        for n in (1..=5).chain(7..=9) {
+            text.push_str(&format!("-rw-r--r-- 1 u g 0 Nov 24 02:00 img_{n:04}.png\n"));
+        }
+        text.push_str("-rw-r--r-- 1 u g 9 Nov 24 02:00 img_0010.png\n");
+        text.push_str("-rw-r--r-- 1 u g 0 Nov 24 02:00 notes.txt\n");
+        let out = run("ls -la assets", &text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("0 img_0001.png … img_0005.png (5, numbered without a gap)"),
+            "{t}"
+        );
+        assert!(
+            t.contains("0 img_0007.png … img_0009.png (3, numbered without a gap)"),
+            "{t}"
+        );
+        // another size breaks the run; other names stay as they are
+        assert!(
+            t.contains("9 img_0010.png") && t.contains("0 notes.txt"),
+            "{t}"
+        );
+        assert_eq!(out.omitted, 0, "{t}");
     }
 
     #[test]
