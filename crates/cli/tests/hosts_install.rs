@@ -924,21 +924,31 @@ fn install_then_uninstall_gives_the_users_file_back_byte_for_byte() {
     let p = w.home.join(".claude/settings.json");
     w.write(&p, original);
     assert!(install(&w, "claude-code").status.success());
-    assert_ne!(w.read(&p), original, "installed");
+    let installed = w.read(&p);
+    assert_ne!(installed, original, "installed");
+    // installing touched only what it added: the user's bytes are all still there
+    let kept = original.strip_suffix("\n}").unwrap();
+    assert!(installed.starts_with(kept), "{installed}");
     let out = w.run(&["uninstall", "claude-code"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(w.read(&p), original, "byte for byte");
-    // when the user changed something else meanwhile, their change stays (the file is
-    // rewritten without our entries, not rolled back)
+    // when the user changed something else meanwhile, their change stays (only our entries
+    // are taken out) and every other byte is as it was
     let w = World::new();
     let p = w.home.join(".claude/settings.json");
     w.write(&p, original);
     assert!(install(&w, "claude-code").status.success());
-    let mut v = w.json(&p);
-    v["theme"] = json!("light");
-    w.write(&p, &serde_json::to_string_pretty(&v).unwrap());
+    let edited = w
+        .read(&p)
+        .replacen("\"ratio\"", "\"theme\": \"light\",\n    \"ratio\"", 1);
+    w.write(&p, &edited);
     assert!(w.run(&["uninstall", "claude-code"]).status.success());
-    let after = w.json(&p);
+    assert_eq!(
+        w.read(&p),
+        original.replacen("\"ratio\"", "\"theme\": \"light\",\n    \"ratio\"", 1)
+    );
+    let after: serde_json::Value =
+        serde_json::from_str(w.read(&p).trim_start_matches('\u{feff}')).unwrap();
     assert_eq!(after["theme"], "light");
     assert_eq!(after["name"], "café");
     assert!(after.get("env").is_none(), "{after:#}");

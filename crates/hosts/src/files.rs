@@ -121,20 +121,21 @@ pub fn render_json(obj: &Map<String, Value>) -> String {
     render_json_like(obj, None)
 }
 
-/// Pretty JSON indented the way `original` was (tabs or N spaces; two spaces when it cannot
-/// tell), with a trailing newline.
+/// `obj` written over `original`: every byte the edit did not touch stays as the user wrote
+/// it (see [`crate::json_keep`]); what changed is indented the way the file is (tabs or N
+/// spaces; two spaces when it cannot tell). Without an original, or one that cannot be
+/// followed, plain pretty JSON with a trailing newline.
 pub fn render_json_like(obj: &Map<String, Value>, original: Option<&str>) -> String {
-    use serde::Serialize;
     let indent = original
         .and_then(detect_indent)
         .unwrap_or_else(|| "  ".to_string());
-    let mut buf = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-    if obj.serialize(&mut ser).is_err() {
-        return "{}\n".into();
+    if let Some(kept) = original
+        .filter(|t| !t.trim_start_matches('\u{feff}').trim().is_empty())
+        .and_then(|t| crate::json_keep::render_keeping(t, obj, &indent))
+    {
+        return kept;
     }
-    let mut s = String::from_utf8(buf).unwrap_or_else(|_| "{}".into());
+    let mut s = crate::json_keep::pretty(&Value::Object(obj.clone()), &indent);
     s.push('\n');
     s
 }
@@ -366,14 +367,16 @@ mod tests {
         let mut m = Map::new();
         m.insert("a".into(), serde_json::json!({"b": 1}));
         assert_eq!(
-            render_json_like(&m, Some("{\n    \"x\": 1\n}")),
+            render_json_like(&m, Some("{\n    \"x\": 1\n}\n")),
             "{\n    \"a\": {\n        \"b\": 1\n    }\n}\n"
         );
         assert_eq!(
-            render_json_like(&m, Some("{\n\t\"x\": 1\n}")),
+            render_json_like(&m, Some("{\n\t\"x\": 1\n}\n")),
             "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}\n"
         );
-        assert_eq!(render_json_like(&m, Some("{\"x\":1}")), render_json(&m));
+        // a file on one line stays on one line; no final newline is added
+        assert_eq!(render_json_like(&m, Some("{\"x\":1}")), "{\"a\":{\"b\":1}}");
+        assert_eq!(render_json_like(&m, None), render_json(&m));
     }
 
     #[test]

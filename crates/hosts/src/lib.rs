@@ -25,6 +25,7 @@ pub mod error;
 pub mod files;
 pub mod gemini_tail;
 pub mod guidance;
+pub mod json_keep;
 pub mod launcher;
 pub mod owned;
 pub mod paths;
