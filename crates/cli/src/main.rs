@@ -3,6 +3,7 @@
 mod capture;
 mod child;
 mod codex_filter;
+mod drive;
 mod hooks_cmd;
 mod hosts_cmd;
 mod prefix;

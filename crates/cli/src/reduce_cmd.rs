@@ -3,12 +3,12 @@
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use tokenjuice_core::compact::{plan, Finish, Mode, Request};
+use tokenjuice_core::compact::{plan, Finish, Request};
 
 use crate::capture::RawCapture;
+use crate::drive::{self, panic_text, Driver};
 use crate::rules_env;
 use crate::run_store::{Ending, RunStore};
-use crate::wrap::panic_text;
 use crate::{print_result, Format, OutputOpts};
 
 pub struct ReduceOpts {
@@ -47,65 +47,38 @@ fn open_input(file: Option<&str>) -> Result<(Box<dyn Read>, RawCapture), String>
 }
 
 pub fn reduce(o: ReduceOpts) -> i32 {
-    let (mut input, mut capture) = match open_input(o.file.as_deref()) {
+    let (mut input, capture) = match open_input(o.file.as_deref()) {
         Ok(r) => r,
         Err(msg) => {
             eprintln!("{msg}");
             return 1;
         }
     };
-    let rules = if o.raw {
-        Default::default()
-    } else {
-        rules_env::load_for_run()
-    };
-    let req = Request {
-        tool_name: &o.tool_name,
-        command: o.source_command.as_deref(),
-        argv: None,
-        classifier: o.classifier.as_deref(),
-        raw: o.raw,
-        no_omit: o.no_omit,
-    };
-    // a broken rule or a bug while planning must not lose the input (as in wrap)
-    let planned = catch_unwind(AssertUnwindSafe(|| {
-        crate::fault_injection("plan");
+    // a broken rule or a bug while planning must not lose the input
+    let plan = drive::plan_or_raw(|| {
+        let rules = if o.raw {
+            Default::default()
+        } else {
+            rules_env::load_for_run()
+        };
+        let req = Request {
+            tool_name: &o.tool_name,
+            command: o.source_command.as_deref(),
+            argv: None,
+            classifier: o.classifier.as_deref(),
+            raw: o.raw,
+            no_omit: o.no_omit,
+        };
         plan(&req, &rules.rules)
-    }));
-    let plan = match planned {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!(
-                "tokenjuice: warning: internal error while planning ({}); the input is passed through raw",
-                panic_text(&e)
-            );
-            let mut out = std::io::stdout().lock();
-            let json = o.out.format == Format::Json;
-            if !json {
-                let _ = std::io::copy(&mut input, &mut out);
-                return 0;
-            }
-            let mut all = Vec::new();
-            let _ = input.read_to_end(&mut all);
-            capture.push(&all);
-            let _ = crate::capture::fail_open(&mut out, &mut capture, true, o.exit_code);
-            return 0;
-        }
-    };
-    for w in &plan.warnings {
-        eprintln!("tokenjuice: warning: {w}");
-    }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let stream_raw = plan.mode == Mode::Raw && o.out.format == Format::Text;
-    let mut session = plan.session();
-    let mut store = RunStore::begin(
+    });
+    let store = RunStore::begin(
         tokenjuice_store::RunKind::Reduce,
         o.store,
         o.no_stats,
         o.source.as_deref(),
     );
-    let mut broken: Option<String> = None;
+    let mut d = Driver::new(plan.as_ref(), o.out.format, capture, store);
+    let stdout = std::io::stdout();
     let mut buf = vec![0u8; 256 * 1024];
     loop {
         let n = match input.read(&mut buf) {
@@ -117,71 +90,38 @@ pub fn reduce(o: ReduceOpts) -> i32 {
                 return 1;
             }
         };
-        let chunk = &buf[..n];
-        store.push(chunk);
-        if stream_raw {
-            if out.write_all(chunk).is_err() {
-                return 0;
-            }
-            session.push(chunk);
-            continue;
-        }
-        capture.push(chunk);
-        if broken.is_none() {
-            if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
-                crate::fault_injection("push");
-                session.push(chunk)
-            })) {
-                broken = Some(panic_text(&e));
-            }
+        if !d.feed(&buf[..n], false, &stdout) {
+            // nobody reads the output any more
+            return 0;
         }
     }
-    if stream_raw {
+    let mut out = stdout.lock();
+    if d.stream_raw {
         let _ = out.flush();
         drop(out);
-        let raw = session.raw_stats();
-        let ending = Ending::Streamed {
-            raw_bytes: raw.bytes,
-            raw_tokens: raw.tokens,
-        };
-        store.record(Some(&plan), ending, Some(o.exit_code));
+        d.record_streamed(o.exit_code);
         return 0;
     }
-    store.finish_artifact();
-    store.note_capture_truncated(capture.truncated);
     let fin = Finish {
         trace: o.out.trace,
-        recover_hint: store.recover_hint(),
         ..Finish::default()
     };
-    let finished = match broken {
-        None => catch_unwind(AssertUnwindSafe(move || {
-            crate::fault_injection("finish");
-            session.finish(o.exit_code, &fin)
-        }))
-        .map_err(|e| panic_text(&e)),
-        Some(m) => Err(m),
-    };
-    let kept;
-    let ending = match finished {
+    match d.finish(o.exit_code, fin) {
         Ok(mut result) => {
-            store.attach(&mut result);
+            d.store.attach(&mut result);
             crate::capture::note_write(print_result(&mut out, &result, o.out.format, o.exit_code));
-            kept = result;
-            Ending::Result(&kept)
+            crate::capture::note_write(out.flush());
+            drop(out);
+            d.store
+                .record(d.plan, Ending::Result(&result), Some(o.exit_code));
         }
         Err(msg) => {
-            eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
-            let json = o.out.format == Format::Json;
-            let _ = crate::capture::fail_open(&mut out, &mut capture, json, o.exit_code);
-            Ending::FailOpen {
-                raw_bytes: capture.total,
-            }
+            d.fail_open(&mut out, &msg, o.out.format == Format::Json, o.exit_code);
+            crate::capture::note_write(out.flush());
+            drop(out);
+            d.record_failed_open(o.exit_code);
         }
-    };
-    let _ = out.flush();
-    drop(out);
-    store.record(Some(&plan), ending, Some(o.exit_code));
+    }
     0
 }
 

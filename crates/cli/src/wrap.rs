@@ -12,11 +12,11 @@
 
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use tokenjuice_core::compact::{plan, Finish, Mode, Plan, Request};
+use tokenjuice_core::compact::{plan, Finish, Request};
 
 use crate::capture::RawCapture;
+use crate::drive::{self, Driver};
 use crate::rules_env;
 use crate::run_store::{Ending, RunStore};
 use crate::{Format, OutputOpts};
@@ -54,17 +54,12 @@ pub struct HostOutput {
     pub mirror: bool,
 }
 
-/// In mirror mode, past this much output the replacement is given up (the raw output is
-/// already in the host's file): a long-running background server must not fill memory.
-const MIRROR_MAX: u64 = 64 << 20;
-
 /// How long the last command ran (spawn to exit), in microseconds.
 pub static CHILD_MICROS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 pub fn run(opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
-    let planned = catch_unwind(AssertUnwindSafe(|| {
-        crate::fault_injection("plan");
+    let plan = drive::plan_or_raw(|| {
         let rules = if opts.raw {
             Default::default()
         } else {
@@ -84,23 +79,7 @@ pub fn run(opts: WrapOpts) -> i32 {
             no_omit: opts.no_omit,
         };
         plan(&req, &rules.rules)
-    }));
-    let plan = match planned {
-        Ok(p) => {
-            for w in &p.warnings {
-                eprintln!("tokenjuice: warning: {w}");
-            }
-            Some(p)
-        }
-        Err(e) => {
-            eprintln!("tokenjuice: warning: internal error while planning ({}); output is passed through raw", panic_text(&e));
-            None
-        }
-    };
-    // Text output of a raw plan streams straight through: byte-identical, constant memory.
-    let stream_raw =
-        opts.out.format == Format::Text && plan.as_ref().is_none_or(|p| p.mode == Mode::Raw);
-
+    });
     let store = RunStore::begin(
         tokenjuice_store::RunKind::Wrap,
         // for a host, the raw output is kept so that a cut can name it; dropped when unused
@@ -117,40 +96,20 @@ pub fn run(opts: WrapOpts) -> i32 {
     };
     let split = opts.host.as_ref().is_some_and(|h| h.split_stderr);
     let child_started = std::time::Instant::now();
+    let mut d = Driver::new(plan.as_ref(), opts.out.format, RawCapture::default(), store);
     let child = match crate::child::spawn(&opts.argv, group, split) {
         Ok(c) => c,
         Err(code) => {
-            store.record(
-                plan.as_ref(),
-                Ending::Streamed {
-                    raw_bytes: 0,
-                    raw_tokens: 0,
-                },
-                Some(code),
-            );
+            d.record_streamed(code);
             return code;
         }
     };
-    let mirror = !stream_raw && opts.host.as_ref().is_some_and(|h| h.mirror);
-    let mut state = RunState {
-        capture: RawCapture::default(),
-        err_capture: split.then(RawCapture::default),
-        broken: None,
-        stream_raw,
-        mirror,
-        store,
-    };
-    // The session borrows the plan; both live in this scope.
-    let mut session = plan.as_ref().map(Plan::session);
+    d.mirror = !d.stream_raw && opts.host.as_ref().is_some_and(|h| h.mirror);
+    if split {
+        d.err_capture = Some(RawCapture::default());
+    }
     let stdout_handle = std::io::stdout();
-    let status = child.pump(|chunk, is_err| {
-        if is_err {
-            if let Some(c) = state.err_capture.as_mut() {
-                c.push(chunk);
-            }
-        }
-        feed(chunk, is_err, &mut state, &mut session, &stdout_handle)
-    });
+    let status = child.pump(|chunk, is_err| d.feed(chunk, is_err, &stdout_handle));
 
     CHILD_MICROS.store(
         u64::try_from(child_started.elapsed().as_micros()).unwrap_or(u64::MAX),
@@ -162,113 +121,67 @@ pub fn run(opts: WrapOpts) -> i32 {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if state.stream_raw {
+    if d.stream_raw || (d.mirror && d.capture.total > drive::MIRROR_MAX) {
+        // the output went through as it came (a mirror past its cap: the raw output is in
+        // the host's file already; too much to reduce in memory)
         let _ = out.flush();
         drop(out);
-        let raw = session.as_ref().map(|s| s.raw_stats()).unwrap_or_default();
-        let ending = Ending::Streamed {
-            raw_bytes: raw.bytes,
-            raw_tokens: raw.tokens,
-        };
-        state.store.record(plan.as_ref(), ending, Some(exit_code));
+        d.record_streamed(exit_code);
         return exit_code;
     }
-    if state.mirror && state.capture.total > MIRROR_MAX {
-        // the raw output is in the host's file already; too much to reduce in memory
-        drop(out);
-        let ending = Ending::Streamed {
-            raw_bytes: state.capture.total,
-            raw_tokens: 0,
-        };
-        state.store.record(plan.as_ref(), ending, Some(exit_code));
-        return exit_code;
-    }
-    state.store.finish_artifact();
-    state.store.note_capture_truncated(state.capture.truncated);
-    let finished = match (session, state.broken.take()) {
-        (Some(s), None) => {
-            let fin = Finish {
-                recover_hint: state.store.recover_hint(),
-                capture_truncated: false,
-                trace: opts.out.trace,
-                source: opts.source.clone(),
-                host_prints_exit: opts.host.as_ref().is_some_and(|h| h.prints_exit),
-            };
-            catch_unwind(AssertUnwindSafe(move || {
-                crate::fault_injection("finish");
-                s.finish(exit_code, &fin)
-            }))
-            .map_err(|e| panic_text(&e))
-        }
-        (_, Some(msg)) => Err(msg),
-        (None, None) => Err("no plan".into()),
+    let fin = Finish {
+        trace: opts.out.trace,
+        source: opts.source.clone(),
+        host_prints_exit: opts.host.as_ref().is_some_and(|h| h.prints_exit),
+        ..Finish::default()
     };
-    let ending_result;
-    let ending = match finished {
-        Ok(mut result) => {
-            if let Some(h) = &opts.host {
-                let raw = fit_for_host(
-                    &mut result,
-                    h,
-                    &state.store,
-                    exit_code,
-                    state.capture.head(),
-                );
-                if !raw {
-                    state.store.attach(&mut result);
-                }
-                state
-                    .store
-                    .forget_artifact_unless_named(&result.inline_text);
-                if !state.store.has_artifact() {
-                    result.raw_ref = None;
-                }
-                if raw || (state.mirror && !replace_host_file(&mut out)) {
-                    // nothing to gain: the host gets the output exactly as without us
-                    if !state.mirror {
-                        let _ = state.capture.write_to(&mut out);
-                    }
-                    if let Some(c) = state.err_capture.as_mut() {
-                        let _ = c.write_to(&mut std::io::stderr());
-                    }
-                    let _ = out.flush();
-                    drop(out);
-                    state
-                        .store
-                        .record(plan.as_ref(), Ending::Result(&result), Some(exit_code));
-                    return exit_code;
-                }
-            }
-            if opts.host.is_none() {
-                state.store.attach(&mut result);
-            }
-            crate::capture::note_write(crate::print_result(
-                &mut out,
-                &result,
-                opts.out.format,
-                exit_code,
-            ));
-            ending_result = result;
-            Ending::Result(&ending_result)
-        }
+    let mut result = match d.finish(exit_code, fin) {
+        Ok(r) => r,
         Err(msg) => {
-            eprintln!("tokenjuice: warning: internal error ({msg}); showing the raw output");
-            let json = opts.out.format == Format::Json;
-            // in mirror mode the raw output is in the host's file already
-            if json || !state.mirror {
-                let _ = crate::capture::fail_open(&mut out, &mut state.capture, json, exit_code);
-                if let Some(c) = state.err_capture.as_mut().filter(|_| !json) {
+            d.fail_open(&mut out, &msg, opts.out.format == Format::Json, exit_code);
+            crate::capture::note_write(out.flush());
+            drop(out);
+            d.record_failed_open(exit_code);
+            return exit_code;
+        }
+    };
+    match &opts.host {
+        Some(h) => {
+            let raw = fit_for_host(&mut result, h, &d.store, exit_code, d.capture.head());
+            if !raw {
+                d.store.attach(&mut result);
+            }
+            d.store.forget_artifact_unless_named(&result.inline_text);
+            if !d.store.has_artifact() {
+                result.raw_ref = None;
+            }
+            if raw || (d.mirror && !replace_host_file(&mut out)) {
+                // nothing to gain: the host gets the output exactly as without us
+                if !d.mirror {
+                    let _ = d.capture.write_to(&mut out);
+                }
+                if let Some(c) = d.err_capture.as_mut() {
                     let _ = c.write_to(&mut std::io::stderr());
                 }
-            }
-            Ending::FailOpen {
-                raw_bytes: state.capture.total,
+                let _ = out.flush();
+                drop(out);
+                d.store
+                    .record(d.plan, Ending::Result(&result), Some(exit_code));
+                return exit_code;
             }
         }
-    };
+        None => d.store.attach(&mut result),
+    }
+    crate::capture::note_write(crate::print_result(
+        &mut out,
+        &result,
+        opts.out.format,
+        exit_code,
+    ));
     crate::capture::note_write(out.flush());
     drop(out);
-    state.store.record(plan.as_ref(), ending, Some(exit_code));
+    d.store
+        .record(d.plan, Ending::Result(&result), Some(exit_code));
     exit_code
 }
 
@@ -346,69 +259,4 @@ fn replace_host_file(out: &mut std::io::StdoutLock<'_>) -> bool {
     // the host opens it for appending; without O_APPEND the next write must start at 0
     let _ = nix::unistd::lseek(1, 0, nix::unistd::Whence::SeekSet);
     true
-}
-
-struct RunState {
-    /// The raw output (stdout only when stderr is split off).
-    capture: RawCapture,
-    err_capture: Option<RawCapture>,
-    broken: Option<String>,
-    stream_raw: bool,
-    /// Every chunk also goes to stdout as it comes (see [`HostOutput::mirror`]).
-    mirror: bool,
-    store: RunStore,
-}
-
-/// Takes one chunk of output; false when nobody reads ours any more (the reader of a
-/// streamed output went away), so the command should see its own output pipe close.
-fn feed(
-    chunk: &[u8],
-    is_err: bool,
-    state: &mut RunState,
-    session: &mut Option<tokenjuice_core::compact::Session<'_>>,
-    stdout: &std::io::Stdout,
-) -> bool {
-    state.store.push(chunk);
-    if state.stream_raw {
-        let mut out = stdout.lock();
-        let written = out.write_all(chunk).and_then(|()| out.flush());
-        if let Some(s) = session.as_mut() {
-            s.push(chunk);
-        }
-        let reader_gone = matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
-        crate::capture::note_write(written);
-        return !reader_gone;
-    }
-    if state.mirror {
-        let mut out = stdout.lock();
-        let _ = out.write_all(chunk).and_then(|()| out.flush());
-        if state.capture.total > MIRROR_MAX {
-            return true;
-        }
-    }
-    if !is_err {
-        state.capture.push(chunk);
-    }
-    if state.broken.is_some() {
-        return true;
-    }
-    if let Some(s) = session.as_mut() {
-        if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
-            crate::fault_injection("push");
-            s.push(chunk)
-        })) {
-            state.broken = Some(panic_text(&e));
-        }
-    }
-    true
-}
-
-pub fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = e.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = e.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".into()
-    }
 }

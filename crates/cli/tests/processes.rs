@@ -43,6 +43,31 @@ fn a_streamed_command_ends_when_its_reader_goes_away() {
     assert_eq!(code, 141, "yes ended by SIGPIPE, as in `yes | head -1`");
 }
 
+#[test]
+fn reduce_stops_reading_when_its_reader_goes_away() {
+    // `yes | tokenjuice reduce --raw | head -1`: the same driver as wrap, so the same ending
+    let mut c = Command::new(bin())
+        .args(["reduce", "--raw", "--no-stats"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = c.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let chunk = b"y\n".repeat(4096);
+        // ends when reduce is gone (a write error), as `yes` would
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let mut first = String::new();
+    BufReader::new(c.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "y\n");
+    wait_or_fail(&mut c, Duration::from_secs(10), "reduce --raw");
+    writer.join().unwrap();
+}
+
 /// Live `sleep` processes whose command line holds `marker` (a unique sleep length).
 fn pids_with(marker: &str) -> Vec<i32> {
     let mut out = Vec::new();
