@@ -159,11 +159,21 @@ impl<'p> Driver<'p> {
         match (self.session.take(), self.broken.take()) {
             (_, Some(msg)) => Err(msg),
             (None, None) => Err("no plan".into()),
-            (Some(s), None) => catch_unwind(AssertUnwindSafe(move || {
-                crate::fault_injection("finish");
-                s.finish(exit_code, &fin)
-            }))
-            .map_err(|e| panic_text(&e)),
+            (Some(s), None) => {
+                let done = catch_unwind(AssertUnwindSafe(move || {
+                    crate::fault_injection("finish");
+                    s.finish(exit_code, &fin)
+                }))
+                .map_err(|e| panic_text(&e));
+                for w in self
+                    .plan
+                    .map(|p| p.rule.given_up_warnings())
+                    .unwrap_or_default()
+                {
+                    eprintln!("tokenjuice: warning: {w}");
+                }
+                done
+            }
         }
     }
 

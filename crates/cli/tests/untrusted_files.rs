@@ -188,13 +188,31 @@ fn rule_limits_keep_warnings_short_and_verify_flags_runaway_patterns() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("last-line"));
+    // a script, so that the rule (argv0 `sh`) is the one chosen (`sh -c` is classified by
+    // the command inside)
+    std::fs::write(
+        sb.work().join("gen.sh"),
+        "for i in $(seq 2000); do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done; echo last-line\n",
+    )
+    .unwrap();
     let out = sb
         .cmd()
-        .args(["wrap", "--", "sh", "-c", "for i in $(seq 2000); do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done; echo last-line"])
+        .args(["wrap", "--", "sh", "gen.sh"])
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("last-line"));
+    // the run says that the pattern was given up, on one short line
+    let err = String::from_utf8_lossy(&out.stderr);
+    let warned: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("hit the backtracking limit on this output"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{err}");
+    assert!(
+        warned[0].contains("local/slow") && warned[0].len() < 300,
+        "{err}"
+    );
     let out = sb.cmd().arg("verify").output().unwrap();
     let text = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(1), "{text}");

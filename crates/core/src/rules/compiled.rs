@@ -75,6 +75,23 @@ impl CompiledRule {
         out
     }
 
+    /// One short warning per pattern that hit the backtracking limit often enough in this run
+    /// to be given up (it then matched nothing): the run says so instead of quietly
+    /// reducing without it.
+    pub fn given_up_warnings(&self) -> Vec<String> {
+        self.regexes()
+            .into_iter()
+            .filter(|r| r.gave_up())
+            .map(|r| {
+                format!(
+                    "rule {}: the pattern /{}/ hit the backtracking limit on this output and was skipped (it matched nothing); `tokenjuice verify` shows such patterns",
+                    self.id,
+                    super::jsregex::short(r.as_str())
+                )
+            })
+            .collect()
+    }
+
     /// Compile every regex of `rule`; errors carry the JSON path of the bad pattern.
     pub fn compile(rule: &Rule) -> Result<CompiledRule, Vec<Diagnostic>> {
         let mut errors = Vec::new();
