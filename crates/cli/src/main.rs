@@ -209,7 +209,8 @@ pub fn print_result(
     match format {
         Format::Text => {
             out.write_all(result.inline_text.as_bytes())?;
-            if !result.inline_text.ends_with('\n') {
+            // an empty result is no output at all (not one blank line)
+            if !result.inline_text.is_empty() && !result.inline_text.ends_with('\n') {
                 out.write_all(b"\n")?;
             }
         }

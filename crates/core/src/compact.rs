@@ -360,7 +360,38 @@ impl<'p> Session<'p> {
         None
     }
 
+    /// The raw output cleaned (carriage-return redraws resolved, ANSI stripped, trailing
+    /// blank lines trimmed), headed by `exit N` when `exit_line`, with the empty marker when
+    /// nothing is left. When those two lines would make it longer than what the command
+    /// printed, they are left out: an output is never longer than the raw one (the exit
+    /// code is the process's anyway, and a host shows its own).
     fn cleaned_raw(&self, raw: &[u8], exit_code: i32, exit_line: bool) -> String {
+        let limit = self.raw_text_tokens(raw);
+        // the exit line first, then the empty marker, as long as they fit
+        for (exit_line, marker) in [(exit_line, true), (exit_line, false)] {
+            let text = self.cleaned_raw_with(raw, exit_code, exit_line, marker);
+            if tokens::estimate(&text) <= limit {
+                return text;
+            }
+        }
+        self.cleaned_raw_with(raw, exit_code, false, false)
+    }
+
+    /// Tokens of the raw output read as text (an invalid byte reads as one replacement
+    /// character, as any host shows it).
+    fn raw_text_tokens(&self, raw: &[u8]) -> u64 {
+        self.raw
+            .tokens
+            .max(tokens::estimate(&String::from_utf8_lossy(raw)))
+    }
+
+    fn cleaned_raw_with(
+        &self,
+        raw: &[u8],
+        exit_code: i32,
+        exit_line: bool,
+        empty_marker: bool,
+    ) -> String {
         let raw_text = String::from_utf8_lossy(raw);
         let mut out: Vec<String> = Vec::new();
         if exit_code != 0 && exit_line {
@@ -374,6 +405,9 @@ impl<'p> Session<'p> {
             cleaned.pop();
         }
         if cleaned.is_empty() {
+            if !empty_marker {
+                return out.join("\n");
+            }
             out.push(
                 self.plan
                     .rule
@@ -637,6 +671,30 @@ impl<'p> Session<'p> {
             }
         } else {
             kinds.push("no-omit-passthrough".into());
+        }
+        // Never longer than what the command printed: when the reduction (or the cleaned
+        // text, or a rule's summary line) would cost more tokens than the raw output, the raw
+        // output itself is given (it holds the same facts).
+        if !plan.no_omit {
+            if let Some(raw) = self.raw_bytes() {
+                let reduced = tokens::estimate(&text);
+                let limit = self.raw_text_tokens(raw);
+                if reduced > self.raw.tokens && reduced > limit {
+                    let raw_text = String::from_utf8_lossy(raw);
+                    let raw_text = raw_text.trim_end_matches('\n');
+                    let with_exit = format!("exit {exit_code}\n{raw_text}");
+                    text = if failed
+                        && !fin.host_prints_exit
+                        && tokens::estimate(&with_exit) <= limit
+                    {
+                        with_exit
+                    } else {
+                        raw_text.to_string()
+                    };
+                    kinds = vec!["passthrough".into()];
+                    decision = "passed through: the reduction would be longer than the output".into();
+                }
+            }
         }
         self.result(
             text,

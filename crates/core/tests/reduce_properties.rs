@@ -54,9 +54,26 @@ proptest! {
         let req = Request { tool_name: "exec", command: Some(COMMANDS[cmd]), ..Request::default() };
         let (_, r) = compact_text(&req, &[], &text, exit, &Finish::default());
         prop_assert_eq!(r.stats.raw_bytes, text.len() as u64);
+        // never longer than what the command printed (read as text: an invalid byte is one
+        // replacement character for any reader)
+        let raw_text = String::from_utf8_lossy(&text);
+        let raw_tokens = r.stats.raw_tokens.max(tokenjuice_core::tokens::estimate(&raw_text));
+        prop_assert!(
+            r.stats.reduced_tokens <= raw_tokens,
+            "{} > {} tokens: {:?}",
+            r.stats.reduced_tokens,
+            raw_tokens,
+            r.inline_text
+        );
+        // a failure says so first, unless that line alone would make it longer
         if exit != 0 {
             let first = format!("exit {exit}");
-            prop_assert!(r.inline_text.starts_with(&first), "{}", r.inline_text);
+            prop_assert!(
+                r.inline_text.starts_with(&first)
+                    || tokenjuice_core::tokens::estimate(&format!("{first}\n{}", r.inline_text)) > raw_tokens,
+                "{}",
+                r.inline_text
+            );
         }
     }
 

@@ -292,10 +292,16 @@ impl<'r> LineEngine<'r> {
         // an error a carriage return overwrote (`error: disk full\rOK`) stays visible
         let hidden = super::text::overwritten_errors(raw, line);
         if !hidden.is_empty() {
-            let joined = format!(
-                "{} [then overwritten on the terminal by: {line}]",
+            // what overwrote it may be nothing visible (a colour code alone): then the error
+            // is simply what the line says
+            let joined = if strip_ansi(line).trim().is_empty() {
                 hidden.join(" | ")
-            );
+            } else {
+                format!(
+                    "{} [then overwritten on the terminal by: {line}]",
+                    hidden.join(" | ")
+                )
+            };
             let cleaned = if self.rule.settings.strip_ansi {
                 strip_ansi(&joined).into_owned()
             } else {
