@@ -683,16 +683,16 @@ impl<'p> Session<'p> {
                     let raw_text = String::from_utf8_lossy(raw);
                     let raw_text = raw_text.trim_end_matches('\n');
                     let with_exit = format!("exit {exit_code}\n{raw_text}");
-                    text = if failed
-                        && !fin.host_prints_exit
-                        && tokens::estimate(&with_exit) <= limit
-                    {
-                        with_exit
-                    } else {
-                        raw_text.to_string()
-                    };
+                    text =
+                        if failed && !fin.host_prints_exit && tokens::estimate(&with_exit) <= limit
+                        {
+                            with_exit
+                        } else {
+                            raw_text.to_string()
+                        };
                     kinds = vec!["passthrough".into()];
-                    decision = "passed through: the reduction would be longer than the output".into();
+                    decision =
+                        "passed through: the reduction would be longer than the output".into();
                 }
             }
         }

@@ -8,7 +8,9 @@
 //! result lines, libtest's repeated name lists, standard-library backtrace frames,
 //! warning snippets (the warning line and its location stay).
 //! Facts: passed/failed/ignored tests summed over every test binary (libtest), or
-//! nextest's own `Summary` line.
+//! nextest's own `Summary` line. A libtest run of several binaries also keeps one line per
+//! binary with its own counts (binaries that ran no test are counted on one line), so a
+//! workspace run's per-binary results are not summed away.
 
 use super::test_common::{is_foreign_frame, Cx};
 use super::{Structured, StructuredOutput};
@@ -39,6 +41,39 @@ pub struct CargoTest {
     detailed: std::collections::HashSet<String>,
     /// Inside nextest's `stdout ───`/`stderr ───` capture (indented by 4).
     in_capture: bool,
+    /// The libtest binary running now (from its `Running …`/`Doc-tests …` line).
+    binary: Option<String>,
+    /// Each libtest binary's counts: name, passed, failed, ignored.
+    binaries: Vec<(String, u64, u64, u64)>,
+}
+
+/// The name a libtest binary is shown by: `calc src/lib.rs` for
+/// `unittests src/lib.rs (target/debug/deps/calc-1f2e)`, `tests/api.rs` for an integration
+/// test, `calc doc-tests` for `Doc-tests calc`.
+fn binary_name(running: &str) -> String {
+    if let Some(krate) = running.strip_prefix("Doc-tests ") {
+        return format!("{} doc-tests", krate.trim());
+    }
+    let rest = running.strip_prefix("Running ").unwrap_or(running);
+    let (what, path) = match rest.rsplit_once(" (") {
+        Some((w, p)) => (w.trim(), p.trim_end_matches(')')),
+        None => (rest.trim(), ""),
+    };
+    match what.strip_prefix("unittests ") {
+        Some(src) => {
+            let stem = path.rsplit('/').next().unwrap_or(path);
+            let krate = match stem.rsplit_once('-') {
+                Some((k, hash)) if hash.bytes().all(|b| b.is_ascii_hexdigit()) => k,
+                _ => stem,
+            };
+            if krate.is_empty() {
+                what.to_string()
+            } else {
+                format!("{krate} {src}")
+            }
+        }
+        None => what.to_string(),
+    }
 }
 
 impl CargoTest {
@@ -62,15 +97,23 @@ impl CargoTest {
         };
         self.cx.seen();
         if !self.nextest {
+            let (mut passed, mut failed, mut ignored) = (0, 0, 0);
             for (word, n) in
                 super::test_common::count_pairs(rest.split_once(". ").map_or(rest, |x| x.1))
             {
                 match word.as_str() {
-                    "passed" => self.cx.add_fact("passed test", n),
-                    "failed" => self.cx.add_fact("failed test", n),
-                    "ignored" => self.cx.add_fact("ignored test", n),
+                    "passed" => passed = n,
+                    "failed" => failed = n,
+                    "ignored" => ignored = n,
                     _ => {}
                 }
+            }
+            self.cx.add_fact("passed test", passed);
+            self.cx.add_fact("failed test", failed);
+            self.cx.add_fact("ignored test", ignored);
+            if self.binaries.len() < 5000 {
+                let name = self.binary.take().unwrap_or_else(|| "tests".into());
+                self.binaries.push((name, passed, failed, ignored));
             }
         }
         if rest.starts_with("ok") || self.nextest {
@@ -161,6 +204,38 @@ fn progress(t: &str) -> bool {
     }
 }
 
+impl CargoTest {
+    /// One line per binary that ran tests, with its own counts; those that ran none are
+    /// counted together.
+    fn per_binary_table(&mut self) {
+        let ran: Vec<&(String, u64, u64, u64)> = self
+            .binaries
+            .iter()
+            .filter(|(_, p, f, i)| p + f + i > 0)
+            .collect();
+        let idle = self.binaries.len() - ran.len();
+        let mut lines = vec![format!("per test binary ({}):", self.binaries.len())];
+        for (name, passed, failed, ignored) in ran {
+            let mut parts = Vec::new();
+            for (n, word) in [(passed, "passed"), (failed, "failed"), (ignored, "ignored")] {
+                if *n > 0 {
+                    parts.push(format!("{n} {word}"));
+                }
+            }
+            lines.push(format!("  {name}: {}", parts.join(", ")));
+        }
+        if idle > 0 {
+            lines.push(format!(
+                "  {idle} more binar{} ran no tests",
+                if idle == 1 { "y" } else { "ies" }
+            ));
+        }
+        for l in lines {
+            self.cx.keep(&l);
+        }
+    }
+}
+
 impl Structured for CargoTest {
     fn push(&mut self, line: &str) {
         // nextest indents captured output by four spaces
@@ -238,12 +313,14 @@ impl Structured for CargoTest {
             self.cx.seen();
             self.cx.drop(1);
             self.header = Some(format!("Running {rest}"));
+            self.binary = Some(binary_name(s));
             return;
         }
         if let Some(rest) = s.strip_prefix("Doc-tests ").filter(|_| t.starts_with(' ')) {
             self.cx.seen();
             self.cx.drop(1);
             self.header = Some(format!("Doc-tests {rest}"));
+            self.binary = Some(binary_name(s));
             return;
         }
         if t.starts_with("error[") || t.starts_with("error: ") || t.starts_with("error:") {
@@ -376,6 +453,9 @@ impl Structured for CargoTest {
             );
             me.cx.keep(&line);
         }
+        if me.binaries.len() > 1 {
+            me.per_binary_table();
+        }
         if me.compile_errors > 0 {
             me.cx.set_fact("compile error", me.compile_errors);
         }
@@ -386,6 +466,21 @@ impl Structured for CargoTest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binaries_are_named_by_crate_and_target() {
+        assert_eq!(
+            binary_name(
+                "Running unittests src/lib.rs (target/debug/deps/tokenjuice_core-1f2e3d4c5b6a7980)"
+            ),
+            "tokenjuice_core src/lib.rs"
+        );
+        assert_eq!(
+            binary_name("Running tests/api.rs (target/debug/deps/api-0a1b)"),
+            "tests/api.rs"
+        );
+        assert_eq!(binary_name("Doc-tests calc"), "calc doc-tests");
+    }
 
     fn run(text: &str, nextest: bool) -> StructuredOutput {
         crate::reduce::structured::feed(Box::new(CargoTest::new(nextest)), text, 101)
@@ -442,7 +537,14 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
         assert!(t.contains("1: calc::b at ./src/lib.rs:3:5"), "{t}");
         assert!(!t.contains("rust_begin_unwind"), "{t}");
         assert!(!t.contains("test a ... ok"), "{t}");
-        assert!(!t.contains("tests/api.rs"), "{t}");
+        assert!(!t.contains("Running tests/api.rs"), "{t}");
+        // each binary keeps its own counts
+        assert!(
+            t.ends_with(
+                "per test binary (2):\n  calc src/lib.rs: 1 passed, 1 failed, 1 ignored\n  tests/api.rs: 1 passed"
+            ),
+            "{t}"
+        );
         assert!(
             t.contains("error: test failed, to rerun pass `--lib`"),
             "{t}"
