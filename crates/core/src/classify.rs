@@ -259,7 +259,8 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
         argv: &norm.typed_argv,
         command,
     });
-    let mut scored: Vec<(RuleRef<'a>, f64, Vec<&'static str>)> = Vec::new();
+    // (rule, score, why, matched the command only as typed)
+    let mut scored: Vec<(RuleRef<'a>, f64, Vec<&'static str>, bool)> = Vec::new();
     let overridden = |id: &str| file_rules.iter().any(|f| f.rule.id == id);
     let candidates = BUILTIN_RULES
         .iter()
@@ -272,10 +273,12 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
         }
         let mut why = Vec::new();
         let mut score = score_match(r.matcher(), &subject, &mut why);
+        let mut only_typed = false;
         if let Some(t) = &typed {
             let mut why_t = Vec::new();
             if let Some(st) = score_match(r.matcher(), t, &mut why_t) {
                 if score.is_none_or(|se| st > se) {
+                    only_typed = score.is_none();
                     score = Some(st);
                     why = why_t;
                     why.push("as typed, before the prefix was stripped");
@@ -287,12 +290,16 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
             if why.is_empty() {
                 continue;
             }
-            scored.push((r, r.priority() * 1000.0 + sc, why));
+            scored.push((r, r.priority() * 1000.0 + sc, why, only_typed));
         }
     }
+    // behind a package runner, the program it runs decides: `python -m pytest` is pytest's
+    // output, not python's, whatever a rule for `python` scores
+    let demote = |only_typed: bool| norm.runner && only_typed;
     scored.sort_by(|a, b| {
-        b.1.partial_cmp(&a.1)
-            .unwrap_or(std::cmp::Ordering::Equal)
+        demote(a.3)
+            .cmp(&demote(b.3))
+            .then_with(|| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal))
             .then_with(|| b.0.layer().cmp(&a.0.layer()))
             .then_with(|| a.0.id().cmp(b.0.id()))
     });
@@ -300,10 +307,10 @@ pub fn classify<'a>(tool_name: &str, norm: &Normalized, file_rules: &'a [FileRul
         .iter()
         .skip(1)
         .take(5)
-        .map(|(r, s, _)| (r.id().to_string(), *s))
+        .map(|(r, s, _, _)| (r.id().to_string(), *s))
         .collect();
     match scored.into_iter().next() {
-        Some((rule, score, why)) => Choice {
+        Some((rule, score, why, _)) => Choice {
             reason: format!(
                 "matched {} ({} layer), score {}",
                 why.join(" + "),

@@ -48,6 +48,10 @@ pub struct Normalized {
     /// The same command as typed, before `env …`/`sudo`/`time`… prefixes were stripped
     /// (empty when nothing was stripped). Rules may also match this form.
     pub typed_argv: Vec<String>,
+    /// A package runner (`npx`, `pnpm exec`, `python -m`, `poetry run`, …) was stripped: the
+    /// program it runs is what the output comes from, so a rule matching that program wins
+    /// over one that matches only the runner as typed.
+    pub runner: bool,
     pub via: Via,
     /// Two or more substantive commands in sequence.
     pub compound: bool,
@@ -158,6 +162,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             command: String::new(),
             argv: Vec::new(),
             typed_argv: Vec::new(),
+            runner: false,
             via: Via::Original,
             compound: false,
             pipeline: Vec::new(),
@@ -264,6 +269,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
             (Vec::new(), Vec::new(), compound && reader.is_some())
         }
     };
+    let runner = !typed_argv.is_empty() && notes.iter().any(|n| n.starts_with(RUNNER_NOTE));
     if via == Via::Original && notes.iter().any(|n| n.starts_with("stripped")) {
         via = Via::Effective;
     }
@@ -278,6 +284,7 @@ pub fn normalize(command: Option<&str>, argv: Option<&[String]>) -> Normalized {
         command,
         argv,
         typed_argv,
+        runner,
         via,
         compound,
         pipeline: stages,
@@ -466,6 +473,9 @@ fn runner_len(argv: &[String], i: usize) -> Option<usize> {
     argv.get(j).map(|_| j - i)
 }
 
+/// How [`strip_prefixes`] notes a package runner it stripped (`npx`, `python -m`, …).
+const RUNNER_NOTE: &str = "stripped package runner";
+
 /// Strip `env …`, `sudo …`, `time`, `nice`, `nohup`, `timeout N`, `command`, `exec`,
 /// `stdbuf`, and package runners (`npx`, `pnpm exec`/`dlx`, `yarn dlx`, `npm exec`, `bunx`,
 /// `poetry run`, `pipx run`, `python -m …`), so the command classifies as the tool it runs;
@@ -525,7 +535,11 @@ pub fn strip_prefixes(argv: &[String], notes: &mut Vec<String>) -> Vec<String> {
                 i += 1; // the duration
             }
             _ => match runner_len(argv, i) {
-                Some(len) => i += len,
+                Some(len) => {
+                    i += len;
+                    notes.push(format!("{RUNNER_NOTE} `{a0}`"));
+                    continue;
+                }
                 None => break,
             },
         }
