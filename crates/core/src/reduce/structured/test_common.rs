@@ -39,6 +39,37 @@ pub struct Cx {
     failures_more: u64,
 }
 
+/// A banner drawn to the terminal's width (`====== FAILURES ======`, `____ test_x ____`,
+/// `------ Captured stdout call ------`) keeps its title and two of its rule characters on
+/// each side: the width is layout, not a fact, and costs a dozen tokens a line.
+pub fn shorten_banner(line: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let t = line.trim_end();
+    let Some(c) = t.chars().next().filter(|c| "=_-*#~".contains(*c)) else {
+        return Cow::Borrowed(line);
+    };
+    let lead = t.chars().take_while(|x| *x == c).count();
+    let trail = t.chars().rev().take_while(|x| *x == c).count();
+    if lead == t.len() {
+        // a bare rule line: three characters say as much
+        return if lead > 6 {
+            Cow::Owned(c.to_string().repeat(3))
+        } else {
+            Cow::Borrowed(line)
+        };
+    }
+    // short fixed markers (`---- name stdout ----`) are the tool's own words, not layout
+    if lead < 6 || trail < 6 {
+        return Cow::Borrowed(line);
+    }
+    let title = t[lead..t.len() - trail].trim();
+    if title.is_empty() || t[lead..].chars().next() != Some(' ') {
+        return Cow::Borrowed(line);
+    }
+    let rule = c.to_string().repeat(2);
+    Cow::Owned(format!("{rule} {title} {rule}"))
+}
+
 /// Failing test names remembered for the closing list.
 const MAX_FAILURE_NAMES: usize = 2000;
 
@@ -54,7 +85,7 @@ impl Cx {
         let l = if blank {
             String::new()
         } else {
-            clip_line(line, MAX_LINE).into_owned()
+            clip_line(&shorten_banner(line), MAX_LINE).into_owned()
         };
         if self.head.len() < HEAD {
             self.head.push(l);
@@ -316,6 +347,40 @@ impl Frames {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn banners_keep_their_title_not_their_width() {
+        assert_eq!(
+            shorten_banner(
+                "=================================== FAILURES ==================================="
+            ),
+            "== FAILURES =="
+        );
+        assert_eq!(
+            shorten_banner(
+                "_________________________________ test_broken __________________________________"
+            ),
+            "__ test_broken __"
+        );
+        assert_eq!(
+            shorten_banner(
+                "=================== 1 failed, 42 passed, 1 skipped in 0.03s ===================="
+            ),
+            "== 1 failed, 42 passed, 1 skipped in 0.03s =="
+        );
+        assert_eq!(shorten_banner("------------------------------"), "---");
+        // not banners
+        for l in [
+            "--- a/x",
+            "== x",
+            "-----BEGIN KEY-----x",
+            "E       assert 4 == 5",
+            "_private_name",
+            "---- tests::add stdout ----",
+        ] {
+            assert_eq!(shorten_banner(l), l);
+        }
+    }
 
     #[test]
     fn counts_and_frames() {
