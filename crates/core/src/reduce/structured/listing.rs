@@ -622,7 +622,7 @@ impl Listing {
             };
             let mut line = head.clone();
             let mut shown = 0u64;
-            for n in &names {
+            for (n, count) in fold_numbered_set(&names) {
                 if used + line.len() > BUDGET_CHARS {
                     break;
                 }
@@ -631,9 +631,9 @@ impl Listing {
                     out.push(std::mem::take(&mut line).trim_end().to_string());
                     line = "  ".into();
                 }
-                line.push_str(n);
+                line.push_str(&n);
                 line.push(' ');
-                shown += 1;
+                shown += count;
             }
             let rest = g.count - shown;
             if rest > 0 {
@@ -671,10 +671,14 @@ impl Listing {
 
 /// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
 fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
+    // digits are one byte each, so these are character boundaries; the character before the
+    // digits may be several bytes
     let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
     let start = name[..end]
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let digits = &name[start..end];
     if digits.len() > 18 {
         return None;
@@ -732,6 +736,87 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
         out.push((join(rest, name), 1));
         i += 1;
     }
+    out
+}
+
+/// Names of a plain listing with every set of four or more that differ only by a number
+/// covering a range without a gap (same text around it, same zero-padding) written once as
+/// `img_001.png … img_300.png (300, numbered without a gap)`, whatever order they came in
+/// (`find` gives directory order). The folded ranges come first, then the other names in
+/// their order; each item comes with how many names it stands for.
+fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
+    use std::collections::HashMap;
+    // (text before, text after, digits when zero-padded or 0 when natural) -> members
+    let mut families: HashMap<(&str, &str, usize), Vec<(u64, usize)>> = HashMap::new();
+    for (i, n) in names.iter().enumerate() {
+        if let Some((head, v, width, tail)) = numbered(n) {
+            let padded = width > 1 && n[head.len()..].starts_with('0');
+            families
+                .entry((head, tail, if padded { width } else { 0 }))
+                .or_default()
+                .push((v, i));
+        }
+    }
+    // a padded family (`img_001` …) also takes the same-width numbers without a leading
+    // zero (`img_100`): they belong to the same sequence
+    let padded_keys: Vec<(&str, &str, usize)> =
+        families.keys().filter(|k| k.2 > 0).copied().collect();
+    for (head, tail, width) in padded_keys {
+        if let Some(natural) = families.get_mut(&(head, tail, 0)) {
+            let (same, other): (Vec<(u64, usize)>, Vec<(u64, usize)>) = natural
+                .drain(..)
+                .partition(|(v, _)| v.to_string().len() == width);
+            *natural = other;
+            families
+                .entry((head, tail, width))
+                .or_default()
+                .extend(same);
+        }
+    }
+    let mut folded: Vec<(usize, String, u64)> = Vec::new();
+    let mut used = vec![false; names.len()];
+    for members in families.values_mut() {
+        if members.len() < 3 {
+            continue;
+        }
+        members.sort_unstable();
+        members.dedup_by_key(|m| m.0);
+        let mut start = 0;
+        while start < members.len() {
+            let mut end = start + 1;
+            while end < members.len() && members[end].0 == members[end - 1].0 + 1 {
+                end += 1;
+            }
+            // a run of three says no more than the three names
+            if end - start >= 4 {
+                let run = &members[start..end];
+                for (_, i) in run {
+                    used[*i] = true;
+                }
+                let first_pos = run.iter().map(|(_, i)| *i).min().unwrap_or(0);
+                folded.push((
+                    first_pos,
+                    format!(
+                        "{} … {} ({}, numbered without a gap)",
+                        names[run[0].1],
+                        names[run[run.len() - 1].1],
+                        run.len()
+                    ),
+                    run.len() as u64,
+                ));
+            }
+            start = end;
+        }
+    }
+    folded.sort();
+    let mut out: Vec<(String, u64)> = folded.into_iter().map(|(_, t, n)| (t, n)).collect();
+    out.extend(
+        names
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| !**u)
+            .map(|(n, _)| (n.clone(), 1)),
+    );
     out
 }
 
@@ -1013,6 +1098,65 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
     }
 
     #[test]
+    fn plain_names_fold_numbered_sets_in_any_order() {
+        let names: Vec<String> = [
+            "img_003.png",
+            "a.txt",
+            "img_001.png",
+            "img_100.png",
+            "img_002.png",
+            "page2.md",
+            "page10.md",
+            "page1.md",
+            "page3.md",
+            "img_099.png",
+            "img_004.png",
+            "b.txt",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut padded: Vec<String> = names.clone();
+        // img_005 … img_098 as well: 001 … 100 without a gap
+        padded.extend((5..=98).map(|i| format!("img_{i:03}.png")));
+        let out = fold_numbered_set(&padded);
+        let texts: Vec<&str> = out.iter().map(|(t, _)| t.as_str()).collect();
+        assert!(
+            texts.contains(&"img_001.png … img_100.png (100, numbered without a gap)"),
+            "{texts:?}"
+        );
+        // page1, 2, 3 stay as they are (three names say as much); page10 is after a gap
+        assert!(
+            texts.contains(&"page1.md") && texts.contains(&"page3.md"),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&"page10.md") && texts.contains(&"a.txt"),
+            "{texts:?}"
+        );
+        // nothing lost: the counts add up to every name
+        assert_eq!(out.iter().map(|(_, n)| n).sum::<u64>(), padded.len() as u64);
+        // a gap breaks the run
+        let gap: Vec<String> = [
+            "f1", "f2", "f3", "f4", "f6", "f7", "f8", "f9", "g1", "g2", "g3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let texts: Vec<String> = fold_numbered_set(&gap).into_iter().map(|x| x.0).collect();
+        assert_eq!(
+            texts,
+            [
+                "f1 … f4 (4, numbered without a gap)",
+                "f6 … f9 (4, numbered without a gap)",
+                "g1",
+                "g2",
+                "g3"
+            ]
+        );
+    }
+
+    #[test]
     fn ls_keeps_errors_and_headers() {
         let text = "ls: cannot access 'nope': No such file or directory\nsrc:\na.rs\nb.rs\n\ndocs:\nguide.md\n";
         let out = run("ls nope src docs", text).unwrap();
@@ -1047,13 +1191,14 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         let mut text = String::new();
         for d in 0..300 {
             for f in 0..40 {
-                text.push_str(&format!("src/module_{d:03}/file_{f:03}.rs\n"));
+                // not numbered runs (those fold): the last number is the module's
+                text.push_str(&format!("src/module_{d:03}/file_{f:03}_m{d}.rs\n"));
             }
         }
         let out = run("fd . src", &text).unwrap();
         assert!(out.omitted > 0);
         let t = out.lines.join("\n");
-        assert!(t.contains("src/module_000/ (40): file_000.rs"), "{t}");
+        assert!(t.contains("src/module_000/ (40): file_000_m0.rs"), "{t}");
         assert!(t.contains("src/module_299/ (40 entries not shown)"));
         assert_eq!(out.facts[0], ("path".to_string(), 12_000));
     }
