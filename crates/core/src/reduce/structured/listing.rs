@@ -747,7 +747,10 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
 fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
     use std::collections::HashMap;
     // (text before, text after, digits when zero-padded or 0 when natural) -> members
-    let mut families: HashMap<(&str, &str, usize), Vec<(u64, usize)>> = HashMap::new();
+    // (number, position)
+    type Family<'a> = (&'a str, &'a str, usize);
+    type Members = Vec<(u64, usize)>;
+    let mut families: HashMap<Family<'_>, Members> = HashMap::new();
     for (i, n) in names.iter().enumerate() {
         if let Some((head, v, width, tail)) = numbered(n) {
             let padded = width > 1 && n[head.len()..].starts_with('0');
@@ -763,7 +766,7 @@ fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
         families.keys().filter(|k| k.2 > 0).copied().collect();
     for (head, tail, width) in padded_keys {
         if let Some(natural) = families.get_mut(&(head, tail, 0)) {
-            let (same, other): (Vec<(u64, usize)>, Vec<(u64, usize)>) = natural
+            let (same, other): (Members, Members) = natural
                 .drain(..)
                 .partition(|(v, _)| v.to_string().len() == width);
             *natural = other;
