@@ -63,7 +63,7 @@ pub fn shorten_banner(line: &str) -> std::borrow::Cow<'_, str> {
         return Cow::Borrowed(line);
     }
     let title = t[lead..t.len() - trail].trim();
-    if title.is_empty() || t[lead..].chars().next() != Some(' ') {
+    if title.is_empty() || !t[lead..].starts_with(' ') {
         return Cow::Borrowed(line);
     }
     let rule = c.to_string().repeat(2);
