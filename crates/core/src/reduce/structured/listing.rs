@@ -24,6 +24,8 @@ pub enum Mode {
     Zip,
     Unzip,
     Rsync,
+    /// `git add -v`, `git rm`, `git commit` (its `create mode 100644 path` lines).
+    Git,
 }
 
 /// Entries held in memory; more are only counted (per directory when it is known).
@@ -97,12 +99,14 @@ impl Listing {
             "zip" => Mode::Zip,
             "unzip" => Mode::Unzip,
             "rsync" => Mode::Rsync,
+            "git" if git_changes_files(&norm.argv) => Mode::Git,
             _ => Mode::Paths,
         };
         let fact = match mode {
             Mode::Ls => "item",
             Mode::Tar | Mode::Zip | Mode::Unzip => "entry",
             Mode::Rsync => "entry",
+            Mode::Git => "file",
             Mode::Paths if a0 == "find" || a0 == "gfind" => "match",
             Mode::Paths => "path",
         };
@@ -371,6 +375,30 @@ impl Listing {
                         date: format!("{} {}", cols[1], cols[2]),
                     };
                     return self.entry(name, None, Some(long));
+                }
+                self.other(t);
+            }
+            Mode::Git => {
+                if t.is_empty() {
+                    return;
+                }
+                // `git add -v`: `add 'path'`; `git rm`: `rm 'path'`
+                for (word, verb) in [("add '", "add"), ("remove '", "remove"), ("rm '", "rm")] {
+                    if let Some(path) = lead.strip_prefix(word).and_then(|r| r.strip_suffix('\'')) {
+                        self.verb = Some(verb);
+                        return self.entry(path, None, None);
+                    }
+                }
+                // `git commit`: ` create mode 100644 path`, ` delete mode 100755 path`
+                for (word, created) in [("create mode ", true), ("delete mode ", false)] {
+                    if let Some((mode, path)) =
+                        lead.strip_prefix(word).and_then(|r| r.split_once(' '))
+                    {
+                        if let Some(verb) = git_mode_verb(created, mode) {
+                            self.verb = Some(verb);
+                            return self.entry(path, None, None);
+                        }
+                    }
                 }
                 self.other(t);
             }
@@ -821,6 +849,38 @@ fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
             .map(|(n, _)| (n.clone(), 1)),
     );
     out
+}
+
+/// `git add`/`rm`/`stage`/`commit` (which name the files they change), as opposed to
+/// `git ls-files` and the like (which print bare paths).
+fn git_changes_files(argv: &[String]) -> bool {
+    let mut i = 1;
+    while let Some(a) = argv.get(i) {
+        if a == "-C" || a == "-c" {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            return matches!(a.as_str(), "add" | "rm" | "stage" | "commit");
+        }
+    }
+    false
+}
+
+/// The group a `git commit` file line goes to, by what happened and the file's mode
+/// (`None` for a mode git does not write, which stays a line of its own).
+fn git_mode_verb(created: bool, mode: &str) -> Option<&'static str> {
+    Some(match (created, mode) {
+        (true, "100644") => "created (mode 100644)",
+        (true, "100755") => "created (mode 100755, executable)",
+        (true, "120000") => "created (symlink)",
+        (true, "160000") => "created (submodule)",
+        (false, "100644") => "deleted (mode 100644)",
+        (false, "100755") => "deleted (mode 100755, executable)",
+        (false, "120000") => "deleted (symlink)",
+        (false, "160000") => "deleted (submodule)",
+        _ => return None,
+    })
 }
 
 fn single_root(dir: &str) -> bool {
