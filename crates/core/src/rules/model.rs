@@ -438,7 +438,9 @@ impl Rule {
                     path: "$.reducer".into(),
                     message: format!(
                         "unknown structured reducer `{r}` (known: {})",
-                        crate::reduce::structured::NAMES.join(", ")
+                        crate::reduce::structured::names()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 });
             }

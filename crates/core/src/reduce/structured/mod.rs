@@ -103,89 +103,123 @@ pub mod search;
 pub mod table;
 pub mod terraform;
 pub mod test_common;
+pub mod tree;
 pub mod xunit;
 
-/// Names usable in a rule's `reducer` key.
-pub const NAMES: &[&str] = &[
-    "git-status",
-    "git-diff",
-    "git-log",
-    "git-blame",
-    "help",
-    "npm-ls",
-    "pip",
-    "apt",
-    "cargo",
-    "cargo-test",
-    "pytest",
-    "js-test",
-    "go-test",
-    "rspec",
-    "phpunit",
-    "dotnet-test",
-    "swift-test",
-    "maven-test",
-    "gradle-test",
-    "minitest",
-    "ctest",
-    "listing",
-    "search",
-    "ps",
-    "http",
-    "table",
-    "terraform",
-    "kubectl-describe",
-    "gh-json",
-    "gh-run-log",
-    "gh-pr-checks",
-    "openclaw-sessions",
-    "package-lock",
-    "json-records",
+/// Makes a fresh reducer for a command.
+type Make = fn(&Normalized) -> Box<dyn Structured>;
+
+/// Every structured reducer, by the name a rule's `reducer` key uses: adding one is one row
+/// here (a test checks that every row makes a reducer and that the names are unique).
+pub const REGISTRY: &[(&str, Make)] = &[
+    ("git-status", |_| Box::<git_status::GitStatus>::default()),
+    ("git-diff", |_| Box::<git_diff::GitDiff>::default()),
+    ("git-log", |_| Box::<git_log::GitLog>::default()),
+    ("git-blame", |_| Box::<git_blame::GitBlame>::default()),
+    ("help", |_| Box::<help::Help>::default()),
+    ("npm-ls", |_| Box::<npm_ls::NpmLs>::default()),
+    ("tree", |_| Box::<tree::Tree>::default()),
+    ("pip", |_| Box::<pip::Pip>::default()),
+    ("apt", |_| Box::<apt::Apt>::default()),
+    ("cargo", |_| Box::<cargo::Cargo>::default()),
+    ("cargo-test", |n| {
+        let nextest = n.argv.iter().any(|a| a == "nextest");
+        Box::new(cargo_test::CargoTest::new(nextest))
+    }),
+    ("pytest", |_| Box::<pytest::Pytest>::default()),
+    ("js-test", |_| Box::<js_test::JsTest>::default()),
+    ("go-test", |_| Box::<go_test::GoTest>::default()),
+    ("rspec", |_| Box::new(xunit::Xunit::new(xunit::Kind::Rspec))),
+    ("phpunit", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Phpunit))
+    }),
+    ("dotnet-test", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Dotnet))
+    }),
+    ("swift-test", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Swift))
+    }),
+    ("maven-test", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Maven))
+    }),
+    ("gradle-test", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Gradle))
+    }),
+    ("minitest", |_| {
+        Box::new(xunit::Xunit::new(xunit::Kind::Minitest))
+    }),
+    ("ctest", |_| Box::new(xunit::Xunit::new(xunit::Kind::Ctest))),
+    ("listing", |n| Box::new(listing::Listing::new(n))),
+    ("search", |n| {
+        // `rg -l`, `grep -rl`: a list of files, not of hits
+        if search::lists_files(n) {
+            Box::new(listing::Listing::new(n))
+        } else {
+            Box::new(search::Search::new(n))
+        }
+    }),
+    ("ps", |_| Box::<ps::Ps>::default()),
+    ("http", |_| Box::<http::Http>::default()),
+    ("table", |_| Box::<table::Table>::default()),
+    ("terraform", |_| Box::<terraform::Terraform>::default()),
+    ("kubectl-describe", |_| {
+        Box::<kubectl_describe::KubectlDescribe>::default()
+    }),
+    ("gh-json", |_| Box::<gh::GhJson>::default()),
+    ("gh-run-log", |_| Box::<gh::GhRunLog>::default()),
+    ("gh-pr-checks", |_| Box::<gh::GhPrChecks>::default()),
+    ("openclaw-sessions", |_| {
+        Box::<openclaw::SessionsHistory>::default()
+    }),
+    ("package-lock", |_| {
+        Box::<package_lock::PackageLock>::default()
+    }),
+    ("json-records", |_| {
+        Box::<json_records::JsonRecords>::default()
+    }),
 ];
 
+/// The names usable in a rule's `reducer` key.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|(n, _)| *n)
+}
+
 pub fn is_known(name: &str) -> bool {
-    NAMES.contains(&name)
+    REGISTRY.iter().any(|(n, _)| *n == name)
 }
 
 /// A fresh reducer for `name`, or None for an unknown name.
 pub fn create(name: &str, norm: &Normalized) -> Option<Box<dyn Structured>> {
-    let has = |w: &str| norm.argv.iter().any(|a| a == w);
-    Some(match name {
-        "git-status" => Box::<git_status::GitStatus>::default(),
-        "git-diff" => Box::<git_diff::GitDiff>::default(),
-        "git-log" => Box::<git_log::GitLog>::default(),
-        "git-blame" => Box::<git_blame::GitBlame>::default(),
-        "help" => Box::<help::Help>::default(),
-        "npm-ls" => Box::<npm_ls::NpmLs>::default(),
-        "pip" => Box::<pip::Pip>::default(),
-        "apt" => Box::<apt::Apt>::default(),
-        "cargo" => Box::<cargo::Cargo>::default(),
-        "rspec" => Box::new(xunit::Xunit::new(xunit::Kind::Rspec)),
-        "phpunit" => Box::new(xunit::Xunit::new(xunit::Kind::Phpunit)),
-        "dotnet-test" => Box::new(xunit::Xunit::new(xunit::Kind::Dotnet)),
-        "swift-test" => Box::new(xunit::Xunit::new(xunit::Kind::Swift)),
-        "maven-test" => Box::new(xunit::Xunit::new(xunit::Kind::Maven)),
-        "gradle-test" => Box::new(xunit::Xunit::new(xunit::Kind::Gradle)),
-        "minitest" => Box::new(xunit::Xunit::new(xunit::Kind::Minitest)),
-        "ctest" => Box::new(xunit::Xunit::new(xunit::Kind::Ctest)),
-        "go-test" => Box::<go_test::GoTest>::default(),
-        "js-test" => Box::<js_test::JsTest>::default(),
-        "pytest" => Box::<pytest::Pytest>::default(),
-        "cargo-test" => Box::new(cargo_test::CargoTest::new(has("nextest"))),
-        "listing" => Box::new(listing::Listing::new(norm)),
-        "search" if search::lists_files(norm) => Box::new(listing::Listing::new(norm)),
-        "search" => Box::new(search::Search::new(norm)),
-        "ps" => Box::<ps::Ps>::default(),
-        "http" => Box::<http::Http>::default(),
-        "table" => Box::<table::Table>::default(),
-        "terraform" => Box::<terraform::Terraform>::default(),
-        "kubectl-describe" => Box::<kubectl_describe::KubectlDescribe>::default(),
-        "gh-json" => Box::<gh::GhJson>::default(),
-        "gh-run-log" => Box::<gh::GhRunLog>::default(),
-        "gh-pr-checks" => Box::<gh::GhPrChecks>::default(),
-        "openclaw-sessions" => Box::<openclaw::SessionsHistory>::default(),
-        "package-lock" => Box::<package_lock::PackageLock>::default(),
-        "json-records" => Box::<json_records::JsonRecords>::default(),
-        _ => return None,
-    })
+    REGISTRY
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, make)| make(norm))
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    #[test]
+    fn every_name_in_the_registry_makes_a_reducer_once() {
+        let norm = crate::normalize::normalize(Some("tool --flag"), None);
+        let mut seen = std::collections::HashSet::new();
+        for (name, _) in REGISTRY {
+            assert!(seen.insert(*name), "{name} is in the registry twice");
+            let r = create(name, &norm).unwrap_or_else(|| panic!("{name} makes no reducer"));
+            // a fresh reducer with no input never claims a result out of nothing
+            assert!(r.finish(0).is_none(), "{name} reduced an empty output");
+        }
+        assert!(create("no-such-reducer", &norm).is_none());
+    }
+
+    #[test]
+    fn every_reducer_a_builtin_rule_names_is_in_the_registry() {
+        for r in crate::rules::builtin::BUILTIN_RULES {
+            let rule: crate::rules::model::Rule = serde_json::from_str(r.json).unwrap();
+            if let Some(name) = rule.reducer.as_deref() {
+                assert!(is_known(name), "{}: unknown reducer {name}", r.id);
+            }
+        }
+    }
 }

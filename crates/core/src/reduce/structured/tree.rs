@@ -1,0 +1,296 @@
+//! Dependency trees drawn with box or ASCII characters (`cargo tree`, `gradle dependencies`,
+//! `pnpm why`, …): every entry stays, the drawing goes.
+//!
+//! - Each entry keeps its text whole (name, version, features, `(*)` / `(c)` / `-> 1.2`
+//!   marks) and is indented two spaces per level: `│   ├── ` and `|    +--- ` cost several
+//!   tokens each and say nothing the indentation does not. The level is measured from the
+//!   drawing's own column width (4 for cargo, 5 for Gradle, 2 for npm).
+//! - Every top-level section (Gradle's `compileClasspath - …` configurations, cargo's
+//!   `[dev-dependencies]`) stays. A section whose tree is exactly the tree of an earlier
+//!   section is written once, as `(the same N entries as <earlier section>)`, and one that
+//!   starts with an earlier section's whole tree as `(the same N entries as <earlier
+//!   section>, then:)` and the rest: Gradle prints the same tree for several
+//!   configurations, the test ones with the test libraries after it.
+//! - Lines that are not tree lines (errors, notes, legends) stay as they are.
+
+use super::{Structured, StructuredOutput};
+use crate::reduce::text::clip_line;
+
+/// Tree entries kept at most; the rest are counted (bounded memory).
+const MAX_ENTRIES: usize = 20_000;
+/// Other lines kept at most.
+const MAX_OTHER: usize = 400;
+
+enum Line {
+    /// (drawing width in columns, text)
+    Entry(usize, String),
+    Other(String),
+}
+
+#[derive(Default)]
+pub struct Tree {
+    lines: Vec<Line>,
+    entries: u64,
+    repeats: u64,
+    other: usize,
+    omitted: u64,
+}
+
+/// (columns of drawing, the text after it) when the line starts with tree drawing.
+fn tree_entry(line: &str) -> Option<(usize, &str)> {
+    let mut cols = 0usize;
+    let mut end = 0usize;
+    let mut branch = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '├' | '└' | '+' | '`' | '\\' => branch = true,
+            '│' | '|' | '─' | '┬' | '-' | ' ' => {}
+            _ => {
+                end = i;
+                break;
+            }
+        }
+        cols += 1;
+        end = i + c.len_utf8();
+    }
+    if !branch || end >= line.len() || cols < 3 {
+        return None;
+    }
+    Some((cols, &line[end..]))
+}
+
+/// A leading run of drawing without a branch (`│   [dev-dependencies]`): (columns, text).
+fn drawn_section(line: &str) -> Option<(usize, &str)> {
+    let cols = line
+        .chars()
+        .take_while(|c| matches!(c, '│' | '|' | ' '))
+        .count();
+    if cols == 0 || !line.chars().any(|c| c == '│' || c == '|') {
+        return None;
+    }
+    let bytes: usize = line.chars().take(cols).map(char::len_utf8).sum();
+    let rest = &line[bytes..];
+    (!rest.is_empty()).then_some((cols, rest))
+}
+
+impl Structured for Tree {
+    fn push(&mut self, line: &str) {
+        let line = line.trim_end();
+        if let Some((cols, rest)) = tree_entry(line) {
+            self.entries += 1;
+            if rest.ends_with(" (*)") || rest.ends_with(" deduped") {
+                self.repeats += 1;
+            }
+            if self.lines.len() >= MAX_ENTRIES + MAX_OTHER {
+                self.omitted += 1;
+                return;
+            }
+            self.lines
+                .push(Line::Entry(cols, clip_line(rest, 1000).into_owned()));
+            return;
+        }
+        if line.is_empty() {
+            self.lines.push(Line::Other(String::new()));
+            return;
+        }
+        if self.other >= MAX_OTHER {
+            self.omitted += 1;
+            return;
+        }
+        self.other += 1;
+        // `│   [dev-dependencies]` under an entry: a section of that entry's children
+        let text = match drawn_section(line) {
+            Some((cols, rest)) => {
+                self.lines.push(Line::Entry(cols + 4, rest.to_string()));
+                return;
+            }
+            None => clip_line(line, 2000).into_owned(),
+        };
+        self.lines.push(Line::Other(text));
+    }
+
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.entries < 3 {
+            return None;
+        }
+        // the drawing's unit: the smallest step between two entry widths, and the width of a
+        // first-level entry
+        let mut widths: Vec<usize> = self
+            .lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Entry(w, _) => Some(*w),
+                Line::Other(_) => None,
+            })
+            .collect();
+        widths.sort_unstable();
+        widths.dedup();
+        let base = widths.first().copied().unwrap_or(4);
+        let unit = widths
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .min()
+            .unwrap_or(4)
+            .max(1);
+        let depth = |w: usize| w.saturating_sub(base) / unit + 1;
+
+        // sections: runs of entries under one header line
+        let mut out: Vec<String> = Vec::new();
+        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+        let mut header: Option<String> = None;
+        let mut body: Vec<String> = Vec::new();
+        let flush = |header: &mut Option<String>,
+                     body: &mut Vec<String>,
+                     out: &mut Vec<String>,
+                     sections: &mut Vec<(String, Vec<String>)>| {
+            if body.is_empty() {
+                return;
+            }
+            // the longest earlier tree this one repeats whole, or starts with
+            let earlier = header.as_ref().and(
+                // (the first of equals: the one written out)
+                sections
+                    .iter()
+                    .rev()
+                    .filter(|(_, b)| b.len() >= 3 && body.starts_with(b))
+                    .max_by_key(|(_, b)| b.len()),
+            );
+            match earlier {
+                Some((name, b)) if b.len() == body.len() => out.push(format!(
+                    "  (the same {} entries as {})",
+                    b.len(),
+                    section_name(name)
+                )),
+                Some((name, b)) => {
+                    out.push(format!(
+                        "  (the same {} entries as {}, then:)",
+                        b.len(),
+                        section_name(name)
+                    ));
+                    out.extend(body[b.len()..].iter().cloned());
+                }
+                None => out.extend(body.iter().cloned()),
+            }
+            if let Some(h) = header.take() {
+                sections.push((h, std::mem::take(body)));
+            } else {
+                body.clear();
+            }
+        };
+        for l in self.lines {
+            match l {
+                Line::Entry(w, text) => {
+                    body.push(format!("{}{text}", "  ".repeat(depth(w))));
+                }
+                Line::Other(text) => {
+                    flush(&mut header, &mut body, &mut out, &mut sections);
+                    if !text.is_empty() {
+                        header = Some(text.clone());
+                    }
+                    if !(text.is_empty() && out.last().is_some_and(String::is_empty)) {
+                        out.push(text);
+                    }
+                }
+            }
+        }
+        flush(&mut header, &mut body, &mut out, &mut sections);
+        while out.last().is_some_and(String::is_empty) {
+            out.pop();
+        }
+        if self.omitted > 0 {
+            out.push(format!(
+                "... {} more lines not listed (tree cut at {MAX_ENTRIES} entries) ...",
+                self.omitted
+            ));
+        }
+        let mut facts = vec![("entry".to_string(), self.entries)];
+        if self.repeats > 0 {
+            facts.push(("repeated subtree".to_string(), self.repeats));
+        }
+        Some(StructuredOutput {
+            name: "tree",
+            lines: out,
+            facts,
+            omitted: self.omitted,
+            filtered: 0,
+            facts_line: false,
+        })
+    }
+}
+
+/// `compileClasspath - Compile classpath for source set 'main'.` → `compileClasspath`.
+fn section_name(header: &str) -> &str {
+    header.split(" - ").next().unwrap_or(header).trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<StructuredOutput> {
+        crate::reduce::structured::feed(Box::new(Tree::default()), text, 0)
+    }
+
+    #[test]
+    fn cargo_drawing_becomes_indentation() {
+        let text = "app v0.1.0 (/src/app)
+├── anyhow v1.0.100
+├── clap v4.5.0
+│   ├── clap_builder v4.5.0
+│   │   └── anstyle v1.0.0
+│   └── clap_derive v4.5.0 (proc-macro)
+└── serde v1.0.200 (*)
+[dev-dependencies]
+└── tempfile v3.10.0
+";
+        let out = run(text).unwrap();
+        assert_eq!(
+            out.lines.join("\n"),
+            "app v0.1.0 (/src/app)
+  anyhow v1.0.100
+  clap v4.5.0
+    clap_builder v4.5.0
+      anstyle v1.0.0
+    clap_derive v4.5.0 (proc-macro)
+  serde v1.0.200 (*)
+[dev-dependencies]
+  tempfile v3.10.0"
+        );
+        assert_eq!(out.facts[0], ("entry".to_string(), 7));
+    }
+
+    #[test]
+    fn gradle_configurations_all_stay_and_repeats_are_said_once() {
+        let tree = "+--- org.springframework.boot:spring-boot-starter-web -> 3.1.0
+|    +--- org.springframework.boot:spring-boot-starter:3.1.0
+|    |    \\--- org.yaml:snakeyaml:1.33
+|    \\--- org.springframework:spring-webmvc:6.0.9 (*)
+\\--- com.google.guava:guava:32.0.1-jre
+";
+        let text = format!(
+            "compileClasspath - Compile classpath for source set 'main'.\n{tree}\nruntimeClasspath - Runtime classpath of source set 'main'.\n{tree}\ntestRuntimeClasspath - Runtime classpath of source set 'test'.\n{tree}\\--- junit:junit:4.13.2\n\n(*) - Indicates repeated occurrences of a transitive dependency subtree.\n"
+        );
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("compileClasspath - Compile classpath"), "{t}");
+        assert!(
+            t.contains(
+                "  org.springframework.boot:spring-boot-starter-web -> 3.1.0\n    org.springframework.boot:spring-boot-starter:3.1.0\n      org.yaml:snakeyaml:1.33"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("runtimeClasspath - Runtime classpath of source set 'main'.\n  (the same 5 entries as compileClasspath)"),
+            "{t}"
+        );
+        // a tree that differs is written out
+        assert!(t.contains("  junit:junit:4.13.2"), "{t}");
+        assert!(t.contains("(*) - Indicates repeated"), "{t}");
+        assert!(!t.contains("+---") && !t.contains("|    "), "{t}");
+    }
+
+    #[test]
+    fn not_a_tree() {
+        assert!(run("error: package `nope` not found\n").is_none());
+    }
+}
