@@ -437,9 +437,18 @@ impl<'a> Parser<'a> {
                             push_code(out, Some(v));
                         }
                         b'c' => {
-                            if let Some(x) = self.peek() {
-                                self.i += 1;
-                                out.push(char::from(x & 0x1f));
+                            // `\cX` is a control character for an ASCII X; after anything
+                            // else (a character of several bytes) the text stays as written
+                            match self.peek() {
+                                Some(x) if x.is_ascii() => {
+                                    self.i += 1;
+                                    out.push(char::from(x & 0x1f));
+                                }
+                                Some(_) => {
+                                    out.push_str("\\c");
+                                    self.push_char(out);
+                                }
+                                None => {}
                             }
                         }
                         _ => {
