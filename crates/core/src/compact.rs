@@ -163,6 +163,16 @@ pub fn fallback_rule() -> CompiledRule {
     CompiledRule::compile(&rule).expect("built-in generic/fallback compiles")
 }
 
+/// What [`Session::choose_body`] decided stands for the output.
+struct Chosen {
+    body: Body,
+    decision: String,
+    kinds: Vec<String>,
+    structured: Option<StructuredOutput>,
+    /// A `matchOutput` message: the rule author's wording for the whole output.
+    summarized: bool,
+}
+
 /// Raw output statistics, gathered as bytes stream in.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct RawStats {
@@ -433,7 +443,10 @@ impl<'p> Session<'p> {
         self.prefix_complete.then_some(self.prefix.as_slice())
     }
 
-    /// Finish with the command's exit code.
+    /// Finish with the command's exit code. Each step below decides one thing: the raw
+    /// plan passes through; otherwise [`Session::choose_body`] picks what stands for the
+    /// output, [`Session::collect_facts`] the counts, [`Session::render`] the text, and
+    /// [`Session::keep_smaller`] whether the raw output is given instead.
     pub fn finish(mut self, exit_code: i32, fin: &Finish) -> CompactResult {
         if !self.partial.is_empty() {
             let line = std::mem::take(&mut self.partial);
@@ -445,29 +458,78 @@ impl<'p> Session<'p> {
         }
         self.raw.tokens = tokens::from_milli(self.raw_milli);
         if self.plan.mode == Mode::Raw {
-            self.raw.lines += self.prefix.iter().filter(|&&b| b == b'\n').count() as u64;
-            let text = String::from_utf8_lossy(&self.prefix).into_owned();
-            let decision = if self.plan.norm.exact_read && !self.plan.forced {
-                "exact file read: passed through byte-identical"
-            } else {
-                "raw: passed through byte-identical"
-            };
-            let kind = if self.plan.norm.exact_read {
-                "exact-read-passthrough"
-            } else {
-                "raw-passthrough"
-            };
-            return self.result(
-                text,
-                Vec::new(),
-                vec![kind.into()],
-                decision.into(),
-                TraceLines::default(),
-                fin,
-                true,
-                exit_code,
-            );
+            return self.finish_raw(exit_code, fin);
         }
+        let chosen = self.choose_body(exit_code);
+        let facts = self.collect_facts(&chosen);
+        let mut kinds = chosen.kinds.clone();
+        let body = &chosen.body;
+        for (n, kind) in [
+            (body.omitted, "head-tail-omission"),
+            (body.kept_middle, "signal-retention"),
+            (body.folded, "similar-line-collapse"),
+            (body.filtered, "noise-filter"),
+            (body.clipped, "line-clip"),
+        ] {
+            if n > 0 {
+                kinds.push(kind.into());
+            }
+        }
+        let text = self.render(&chosen, &facts, &mut kinds, exit_code, fin);
+        let trace_lines = TraceLines {
+            raw: self.raw.lines,
+            shown: body.lines.len() as u64,
+            omitted: body.omitted,
+            filtered: body.filtered,
+            folded: body.folded,
+            kept_from_middle: body.kept_middle,
+            error_lines: self.engine.error_lines,
+            warning_lines: self.engine.warning_lines,
+        };
+        let (text, kinds, decision) =
+            self.keep_smaller(text, kinds, chosen.decision.clone(), exit_code, fin);
+        self.result(
+            text,
+            facts,
+            kinds,
+            decision,
+            trace_lines,
+            fin,
+            false,
+            exit_code,
+        )
+    }
+
+    /// A raw plan: the output as it came, byte for byte.
+    fn finish_raw(mut self, exit_code: i32, fin: &Finish) -> CompactResult {
+        self.raw.lines += self.prefix.iter().filter(|&&b| b == b'\n').count() as u64;
+        let text = String::from_utf8_lossy(&self.prefix).into_owned();
+        let decision = if self.plan.norm.exact_read && !self.plan.forced {
+            "exact file read: passed through byte-identical"
+        } else {
+            "raw: passed through byte-identical"
+        };
+        let kind = if self.plan.norm.exact_read {
+            "exact-read-passthrough"
+        } else {
+            "raw-passthrough"
+        };
+        self.result(
+            text,
+            Vec::new(),
+            vec![kind.into()],
+            decision.into(),
+            TraceLines::default(),
+            fin,
+            true,
+            exit_code,
+        )
+    }
+
+    /// What stands for the output: a structured reducer's result (the rule's, or a
+    /// whole-output one such as JSON or a CI log for the fallback), a rule's `matchOutput`
+    /// summary on a clean success, or the rule's line reduction.
+    fn choose_body(&mut self, exit_code: i32) -> Chosen {
         let plan = self.plan;
         let rule = &plan.rule;
         let s = &rule.settings;
@@ -477,101 +539,111 @@ impl<'p> Session<'p> {
         } else {
             (s.head, s.tail)
         };
-
-        let mut facts: Vec<(String, u64)> = Vec::new();
-        let mut kinds: Vec<String> = Vec::new();
-        let mut structured_out: Option<StructuredOutput> =
+        let mut structured: Option<StructuredOutput> =
             self.structured.take().and_then(|s| s.finish(exit_code));
-        if structured_out.is_none() && !plan.no_omit {
+        if structured.is_none() && !plan.no_omit {
             if let Some((out, id, family)) = self.whole_output_special(exit_code) {
-                structured_out = Some(out);
+                structured = Some(out);
                 if rule.id == FALLBACK_ID {
                     self.virtual_rule = Some((id, family));
                 }
             }
         }
-
         let errors = self.engine.error_lines;
         let warnings = self.engine.warning_lines;
-        let (body, decision) = if let Some(so) = &structured_out {
-            kinds.push(format!("structured:{}", so.name));
-            facts.extend(so.facts.iter().cloned());
-            (
-                so.body_as_body(),
-                format!("reduced by structured reducer `{}`", so.name),
-            )
-        } else if let Some(msg) = self
+        if let Some(so) = structured {
+            return Chosen {
+                body: so.body_as_body(),
+                decision: format!("reduced by structured reducer `{}`", so.name),
+                kinds: vec![format!("structured:{}", so.name)],
+                structured: Some(so),
+                summarized: false,
+            };
+        }
+        if let Some(msg) = self
             .engine
             .match_output_message()
             .filter(|_| !failed && errors == 0 && warnings == 0)
         {
-            kinds.push("match-output-summary".into());
-            let filtered = self.raw.lines;
-            (
-                Body {
+            return Chosen {
+                body: Body {
                     lines: vec![msg.to_string()],
-                    filtered,
+                    filtered: self.raw.lines,
                     ..Body::default()
                 },
-                "summarized by matchOutput".into(),
-            )
-        } else {
-            let use_keep = self.engine.keep_matched_any && self.engine.keep_track.is_some();
-            let track = if use_keep {
-                self.engine.keep_track.as_ref().expect("checked above")
-            } else {
-                &self.engine.main
+                decision: "summarized by matchOutput".into(),
+                kinds: vec!["match-output-summary".into()],
+                structured: None,
+                summarized: true,
             };
-            let body = render_track(track, head, tail, s.trim_edges);
-            (
-                body,
-                if use_keep {
-                    "reduced (keepPatterns)".into()
-                } else {
-                    "reduced".into()
-                },
-            )
-        };
-
-        // facts: counters, then facts parsed from summary lines (which win by name);
-        // beside a structured reducer they are added under names it did not report.
-        {
-            let structured_names: Vec<String> = facts.iter().map(|(n, _)| n.clone()).collect();
-            let mut line_facts: Vec<(String, u64)> = self.engine.counter_values();
-            for (name, v) in self.engine.extracted_facts() {
-                if let Some(f) = line_facts.iter_mut().find(|(n, _)| *n == name) {
-                    f.1 = v;
-                } else {
-                    line_facts.push((name, v));
-                }
-            }
-            facts.extend(
-                line_facts
-                    .into_iter()
-                    .filter(|(n, _)| !structured_names.contains(n)),
-            );
         }
-        if structured_out.is_none() && rule.id == FALLBACK_ID && (errors > 0 || warnings > 0) {
+        let use_keep = self.engine.keep_matched_any && self.engine.keep_track.is_some();
+        let track = if use_keep {
+            self.engine.keep_track.as_ref().expect("checked above")
+        } else {
+            &self.engine.main
+        };
+        Chosen {
+            body: render_track(track, head, tail, s.trim_edges),
+            decision: if use_keep {
+                "reduced (keepPatterns)".into()
+            } else {
+                "reduced".into()
+            },
+            kinds: Vec::new(),
+            structured: None,
+            summarized: false,
+        }
+    }
+
+    /// The facts: a structured reducer's, then counters, then facts parsed from summary
+    /// lines (which win by name), added under names the structured reducer did not report;
+    /// the fallback counts error and warning lines.
+    fn collect_facts(&self, chosen: &Chosen) -> Vec<(String, u64)> {
+        let mut facts: Vec<(String, u64)> = chosen
+            .structured
+            .as_ref()
+            .map(|so| so.facts.clone())
+            .unwrap_or_default();
+        let structured_names: Vec<String> = facts.iter().map(|(n, _)| n.clone()).collect();
+        let mut line_facts: Vec<(String, u64)> = self.engine.counter_values();
+        for (name, v) in self.engine.extracted_facts() {
+            if let Some(f) = line_facts.iter_mut().find(|(n, _)| *n == name) {
+                f.1 = v;
+            } else {
+                line_facts.push((name, v));
+            }
+        }
+        facts.extend(
+            line_facts
+                .into_iter()
+                .filter(|(n, _)| !structured_names.contains(n)),
+        );
+        let (errors, warnings) = (self.engine.error_lines, self.engine.warning_lines);
+        if chosen.structured.is_none()
+            && self.plan.rule.id == FALLBACK_ID
+            && (errors > 0 || warnings > 0)
+        {
             facts.push(("error line".into(), errors));
             facts.push(("warning line".into(), warnings));
         }
+        facts
+    }
 
-        if body.omitted > 0 {
-            kinds.push("head-tail-omission".into());
-        }
-        if body.kept_middle > 0 {
-            kinds.push("signal-retention".into());
-        }
-        if body.folded > 0 {
-            kinds.push("similar-line-collapse".into());
-        }
-        if body.filtered > 0 {
-            kinds.push("noise-filter".into());
-        }
-        if body.clipped > 0 {
-            kinds.push("line-clip".into());
-        }
-
+    /// The text: the exit line (unless the host prints one), the facts line, the body, and
+    /// the markers saying what was cut and how to see it.
+    fn render(
+        &self,
+        chosen: &Chosen,
+        facts: &[(String, u64)],
+        kinds: &mut Vec<String>,
+        exit_code: i32,
+        fin: &Finish,
+    ) -> String {
+        let failed = exit_code != 0;
+        let body = &chosen.body;
+        let structured_out = &chosen.structured;
+        let rule = &self.plan.rule;
         let mut lines: Vec<String> = Vec::new();
         if failed && !fin.host_prints_exit {
             lines.push(format!("exit {exit_code}"));
@@ -615,7 +687,7 @@ impl<'p> Session<'p> {
         }
         // A matchOutput message stands for the whole output by the rule's design
         // ("npm install: up to date"): no marker after it.
-        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        let summarized = chosen.summarized;
         if left_out > 0 && !summarized {
             let total = self.raw.lines;
             let how = fin
@@ -639,22 +711,24 @@ impl<'p> Session<'p> {
                 )
             });
         }
-        let mut text = lines.join("\n");
+        lines.join("\n")
+    }
 
-        let trace_lines = TraceLines {
-            raw: self.raw.lines,
-            shown: body.lines.len() as u64,
-            omitted: body.omitted,
-            filtered: body.filtered,
-            folded: body.folded,
-            kept_from_middle: body.kept_middle,
-            error_lines: errors,
-            warning_lines: warnings,
-        };
-
+    /// The raw output instead of the reduction when the reduction would not save enough
+    /// (cleaned: redraws resolved, ANSI stripped), and never a text longer than the raw one.
+    fn keep_smaller(
+        &self,
+        mut text: String,
+        mut kinds: Vec<String>,
+        mut decision: String,
+        exit_code: i32,
+        fin: &Finish,
+    ) -> (String, Vec<String>, String) {
+        let plan = self.plan;
+        let failed = exit_code != 0;
+        let summarized = kinds.iter().any(|k| k == "match-output-summary");
         // Outputs that compaction does not shrink meaningfully pass through, cleaned
         // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
-        let mut decision = decision;
         // A matchOutput summary is the rule author's chosen wording; it stands even when
         // the output was short.
         if !plan.no_omit && !summarized {
@@ -696,16 +770,7 @@ impl<'p> Session<'p> {
                 }
             }
         }
-        self.result(
-            text,
-            facts,
-            kinds,
-            decision,
-            trace_lines,
-            fin,
-            false,
-            exit_code,
-        )
+        (text, kinds, decision)
     }
 
     #[allow(clippy::too_many_arguments)]
