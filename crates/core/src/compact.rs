@@ -663,13 +663,16 @@ impl<'p> Session<'p> {
         }
         if body.lines.is_empty() {
             // a command that printed lines which were all hidden did not print nothing:
-            // the marker below says how many were hidden and how to see them
+            // the marker below says how many were hidden and how to see them; a rule's own
+            // `onEmpty` wording (`pnpm build: ok`) is its summary of such an output
             if left_out == 0 || self.raw.lines == 0 {
                 let empty = rule
                     .on_empty
                     .clone()
                     .unwrap_or_else(|| "(no output)".into());
                 lines.push(empty);
+            } else if let Some(summary) = rule.on_empty.as_ref().filter(|_| !failed) {
+                lines.push(summary.clone());
             }
         } else {
             lines.extend(body.lines.iter().cloned());
@@ -916,6 +919,31 @@ mod tests {
         assert!(!r.inline_text.contains("(no output)"), "{}", r.inline_text);
         assert!(
             r.inline_text.contains("6 of 6 lines hidden (noise)"),
+            "{}",
+            r.inline_text
+        );
+        // a rule's own onEmpty wording is its summary of an all-noise success, kept beside
+        // the marker; after a failure it would claim too much
+        let rule = Rule::from_json(
+            r#"{"id": "test/quiet", "family": "t", "match": {"argv0": ["quiet-tool"]},
+                "onEmpty": "quiet-tool: ok", "filters": {"skipPatterns": ["^notice: "]}}"#,
+        )
+        .expect("test rule parses");
+        let rules = vec![FileRule {
+            rule,
+            layer: Layer::Project,
+            path: "quiet.json".into(),
+        }];
+        let (_, r) = compact_text(&req, &rules, text.as_bytes(), 0, &Finish::default());
+        assert!(
+            r.inline_text
+                .starts_with("quiet-tool: ok\n[tokenjuice: 6 of 6 lines hidden"),
+            "{}",
+            r.inline_text
+        );
+        let (_, r) = compact_text(&req, &rules, text.as_bytes(), 1, &Finish::default());
+        assert!(
+            !r.inline_text.contains("quiet-tool: ok"),
             "{}",
             r.inline_text
         );
