@@ -10,6 +10,7 @@
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
+use tokenjuice_core::result::Kind;
 
 const MEM_CAP: usize = 8 << 20;
 const SPOOL_CAP: u64 = 256 << 20;
@@ -104,7 +105,7 @@ pub fn fail_open(
         let mut raw = Vec::new();
         capture.write_to(&mut raw)?;
         let v = serde_json::json!({
-            "result": { "inlineText": String::from_utf8_lossy(&raw), "compaction": {"authoritative": !capture.truncated, "kinds": ["fail-open"]} },
+            "result": { "inlineText": String::from_utf8_lossy(&raw), "compaction": {"authoritative": !capture.truncated, "kinds": [Kind::FailOpen.as_str()]} },
             "exitCode": exit_code,
         });
         writeln!(out, "{v}")

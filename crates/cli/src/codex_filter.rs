@@ -120,11 +120,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
         };
         let (_, result) = compact_text(&req, &rules.rules, raw, code, &fin);
         let raw_chars = String::from_utf8_lossy(raw).chars().count();
-        let passed = result
-            .compaction
-            .kinds
-            .iter()
-            .any(|k| k.ends_with("passthrough"));
+        let passed = result.compaction.passed_through();
         let mut text = result.inline_text;
         if passed || text.chars().count() >= raw_chars {
             return None;

@@ -2,6 +2,7 @@
 
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use tokenjuice_core::result::Kind;
 
 use tokenjuice_core::compact::{plan, Finish, Request};
 
@@ -223,7 +224,7 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
             );
             let v = serde_json::json!({
                 "inlineText": input.text,
-                "compaction": { "authoritative": true, "kinds": ["fail-open"] },
+                "compaction": { "authoritative": true, "kinds": [Kind::FailOpen.as_str()] },
                 "exitCode": input.exit_code,
             });
             println!("{v}");

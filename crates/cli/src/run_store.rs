@@ -7,6 +7,7 @@
 //! row (silently; one line only when a damaged database is set aside).
 
 use std::time::Instant;
+use tokenjuice_core::result::Kind;
 
 use tokenjuice_core::compact::Plan;
 use tokenjuice_core::result::{CompactResult, RawRef};
@@ -141,11 +142,7 @@ impl RunStore {
     /// one line says where the full output is.
     pub fn attach(&self, result: &mut CompactResult) {
         if let Some(s) = &self.stored {
-            let folded = result
-                .compaction
-                .kinds
-                .iter()
-                .any(|k| k == "similar-line-collapse");
+            let folded = result.compaction.has(Kind::SimilarLineCollapse);
             let named = result.inline_text.contains(s.id.as_str());
             if let Some(hint) = self.recover_hint().filter(|_| folded && !named) {
                 if !result.inline_text.ends_with('\n') {
@@ -228,15 +225,14 @@ impl RunStore {
         };
         let (mode, raw_bytes, raw_tokens, reduced_bytes, reduced_tokens) = match ending {
             Ending::Result(r) => {
-                let kinds = &r.compaction.kinds;
-                let has = |k: &str| kinds.iter().any(|x| x == k);
-                let mode = if has("raw-passthrough") {
+                let has = |k: Kind| r.compaction.has(k);
+                let mode = if has(Kind::RawPassthrough) {
                     mode::RAW
-                } else if has("exact-read-passthrough") {
+                } else if has(Kind::ExactReadPassthrough) {
                     mode::EXACT_READ
-                } else if has("fail-open") {
+                } else if has(Kind::FailOpen) {
                     mode::FAIL_OPEN
-                } else if has("passthrough") {
+                } else if has(Kind::Passthrough) {
                     mode::PASSTHROUGH
                 } else {
                     mode::REDUCED

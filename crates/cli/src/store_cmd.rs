@@ -2,6 +2,7 @@
 //! history says.
 
 use std::io::{IsTerminal, Read, Write};
+use tokenjuice_core::result::Kind;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -839,10 +840,9 @@ fn discover_one(a: DiscoverArgs) -> Result<i32> {
         }
     }
     let result = session.finish(a.exit_code, &Finish::default());
-    let kinds = &result.compaction.kinds;
-    let mode = if kinds.iter().any(|k| k == "exact-read-passthrough") {
+    let mode = if result.compaction.has(Kind::ExactReadPassthrough) {
         "exact-read"
-    } else if kinds.iter().any(|k| k == "raw-passthrough") {
+    } else if result.compaction.has(Kind::RawPassthrough) {
         "raw"
     } else {
         "reduced"

@@ -12,6 +12,7 @@
 
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
+use tokenjuice_core::result::Kind;
 
 use tokenjuice_core::compact::{plan, Finish, Request};
 
@@ -198,11 +199,7 @@ fn fit_for_host(
     use tokenjuice_core::tokens::estimate;
     let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
     let text_chars = result.inline_text.chars().count();
-    let passed_through = result
-        .compaction
-        .kinds
-        .iter()
-        .any(|k| k.ends_with("passthrough"));
+    let passed_through = result.compaction.passed_through();
     let failed = exit_code != 0;
     let preview = h.cut.preview_chars(raw_chars, failed);
     // what the model would read without us, in tokens
@@ -238,7 +235,7 @@ fn fit_for_host(
     if text != original {
         result.stats.reduced_chars = text.chars().count() as u64;
         result.stats.reduced_tokens = estimate(&text);
-        result.compaction.kinds.push("host-budget".into());
+        result.compaction.kinds.push(Kind::HostBudget.into());
     }
     result.inline_text = text;
     false

@@ -8,7 +8,8 @@ use crate::reduce::render::{pluralize, render_track, Body};
 use crate::reduce::structured::{self, Structured, StructuredOutput};
 use crate::reduce::text::count_chars;
 use crate::result::{
-    Classification, CompactResult, Compaction, Stats, Trace, TraceCandidate, TraceLines,
+    has_kind, structured_kind, Classification, CompactResult, Compaction, Kind, Stats, Trace,
+    TraceCandidate, TraceLines,
 };
 use crate::rules::builtin;
 use crate::rules::compiled::CompiledRule;
@@ -465,11 +466,11 @@ impl<'p> Session<'p> {
         let mut kinds = chosen.kinds.clone();
         let body = &chosen.body;
         for (n, kind) in [
-            (body.omitted, "head-tail-omission"),
-            (body.kept_middle, "signal-retention"),
-            (body.folded, "similar-line-collapse"),
-            (body.filtered, "noise-filter"),
-            (body.clipped, "line-clip"),
+            (body.omitted, Kind::HeadTailOmission),
+            (body.kept_middle, Kind::SignalRetention),
+            (body.folded, Kind::SimilarLineCollapse),
+            (body.filtered, Kind::NoiseFilter),
+            (body.clipped, Kind::LineClip),
         ] {
             if n > 0 {
                 kinds.push(kind.into());
@@ -510,9 +511,9 @@ impl<'p> Session<'p> {
             "raw: passed through byte-identical"
         };
         let kind = if self.plan.norm.exact_read {
-            "exact-read-passthrough"
+            Kind::ExactReadPassthrough
         } else {
-            "raw-passthrough"
+            Kind::RawPassthrough
         };
         self.result(
             text,
@@ -555,7 +556,7 @@ impl<'p> Session<'p> {
             return Chosen {
                 body: so.body_as_body(),
                 decision: format!("reduced by structured reducer `{}`", so.name),
-                kinds: vec![format!("structured:{}", so.name)],
+                kinds: vec![structured_kind(so.name)],
                 structured: Some(so),
                 summarized: false,
             };
@@ -572,7 +573,7 @@ impl<'p> Session<'p> {
                     ..Body::default()
                 },
                 decision: "summarized by matchOutput".into(),
-                kinds: vec!["match-output-summary".into()],
+                kinds: vec![Kind::MatchOutputSummary.into()],
                 structured: None,
                 summarized: true,
             };
@@ -686,7 +687,7 @@ impl<'p> Session<'p> {
                 "[tokenjuice: a line longer than 1 MiB was cut after its first MiB ({} bytes not shown); {how}]",
                 self.overlong_dropped
             ));
-            kinds.push("overlong-line-cut".into());
+            kinds.push(Kind::OverlongLineCut.into());
         }
         // A matchOutput message stands for the whole output by the rule's design
         // ("npm install: up to date"): no marker after it.
@@ -729,7 +730,7 @@ impl<'p> Session<'p> {
     ) -> (String, Vec<String>, String) {
         let plan = self.plan;
         let failed = exit_code != 0;
-        let summarized = kinds.iter().any(|k| k == "match-output-summary");
+        let summarized = has_kind(&kinds, Kind::MatchOutputSummary);
         // Outputs that compaction does not shrink meaningfully pass through, cleaned
         // (carriage-return redraws resolved, ANSI stripped, trailing blanks trimmed).
         // A matchOutput summary is the rule author's chosen wording; it stands even when
@@ -742,12 +743,12 @@ impl<'p> Session<'p> {
                     || raw_tokens.saturating_sub(reduced_tokens) < MIN_GAIN_TOKENS;
                 if weak {
                     text = self.cleaned_raw(raw, exit_code, !fin.host_prints_exit);
-                    kinds = vec!["passthrough".into()];
+                    kinds = vec![Kind::Passthrough.into()];
                     decision = "passed through: compaction would not save enough".into();
                 }
             }
         } else {
-            kinds.push("no-omit-passthrough".into());
+            kinds.push(Kind::NoOmitPassthrough.into());
         }
         // Never longer than what the command printed: when the reduction (or the cleaned
         // text, or a rule's summary line) would cost more tokens than the raw output, the raw
@@ -767,7 +768,7 @@ impl<'p> Session<'p> {
                         } else {
                             raw_text.to_string()
                         };
-                    kinds = vec!["passthrough".into()];
+                    kinds = vec![Kind::Passthrough.into()];
                     decision =
                         "passed through: the reduction would be longer than the output".into();
                 }
@@ -844,7 +845,7 @@ impl<'p> Session<'p> {
             compaction: Compaction {
                 authoritative: !fin.capture_truncated
                     && !plan.no_omit
-                    && !kinds.iter().any(|k| k == "overlong-line-cut"),
+                    && !has_kind(&kinds, Kind::OverlongLineCut),
                 kinds,
             },
             trace,

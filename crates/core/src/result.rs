@@ -21,7 +21,90 @@ pub struct CompactResult {
 pub struct Compaction {
     /// True when the text reflects the whole captured output (nothing lost to a capture cap).
     pub authoritative: bool,
+    /// What was done, as [`Kind`] names (strings in the JSON shape, as in the original).
     pub kinds: Vec<String>,
+}
+
+impl Compaction {
+    /// Whether `kind` is among the kinds.
+    pub fn has(&self, kind: Kind) -> bool {
+        has_kind(&self.kinds, kind)
+    }
+
+    /// The output was given as it came (raw, exact read, weak or never-longer passthrough,
+    /// `--no-omit`).
+    pub fn passed_through(&self) -> bool {
+        [
+            Kind::Passthrough,
+            Kind::RawPassthrough,
+            Kind::ExactReadPassthrough,
+            Kind::NoOmitPassthrough,
+        ]
+        .into_iter()
+        .any(|k| self.has(k))
+    }
+}
+
+/// Whether `kinds` (names as in [`Compaction::kinds`]) holds `kind`.
+pub fn has_kind(kinds: &[String], kind: Kind) -> bool {
+    kinds.iter().any(|k| k == kind.as_str())
+}
+
+/// What a compaction did, one name per kind: the one place these names are spelled.
+/// (`structured:<reducer>` names a structured reducer, see [`structured_kind`].)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Passed through because reducing would not save enough, or would be longer.
+    Passthrough,
+    /// A raw plan (`--raw`, a forced raw classifier): byte for byte.
+    RawPassthrough,
+    /// A file read (`cat`, `sed -n`, …): byte for byte.
+    ExactReadPassthrough,
+    /// `--no-omit`: nothing left out.
+    NoOmitPassthrough,
+    /// The rule's `matchOutput` message stands for the whole output.
+    MatchOutputSummary,
+    HeadTailOmission,
+    SignalRetention,
+    SimilarLineCollapse,
+    NoiseFilter,
+    LineClip,
+    OverlongLineCut,
+    /// Cut further to fit under a host's own output limit.
+    HostBudget,
+    /// Something inside tokenjuice failed: the raw output was given.
+    FailOpen,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Passthrough => "passthrough",
+            Kind::RawPassthrough => "raw-passthrough",
+            Kind::ExactReadPassthrough => "exact-read-passthrough",
+            Kind::NoOmitPassthrough => "no-omit-passthrough",
+            Kind::MatchOutputSummary => "match-output-summary",
+            Kind::HeadTailOmission => "head-tail-omission",
+            Kind::SignalRetention => "signal-retention",
+            Kind::SimilarLineCollapse => "similar-line-collapse",
+            Kind::NoiseFilter => "noise-filter",
+            Kind::LineClip => "line-clip",
+            Kind::OverlongLineCut => "overlong-line-cut",
+            Kind::HostBudget => "host-budget",
+            Kind::FailOpen => "fail-open",
+        }
+    }
+}
+
+impl From<Kind> for String {
+    fn from(k: Kind) -> String {
+        k.as_str().to_string()
+    }
+}
+
+/// The kind naming structured reducer `name`.
+pub fn structured_kind(name: &str) -> String {
+    format!("structured:{name}")
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -100,4 +183,41 @@ pub struct RawRef {
     pub id: String,
     pub storage: String,
     pub path: String,
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    #[test]
+    fn kind_names_are_unique_and_stable() {
+        let all = [
+            Kind::Passthrough,
+            Kind::RawPassthrough,
+            Kind::ExactReadPassthrough,
+            Kind::NoOmitPassthrough,
+            Kind::MatchOutputSummary,
+            Kind::HeadTailOmission,
+            Kind::SignalRetention,
+            Kind::SimilarLineCollapse,
+            Kind::NoiseFilter,
+            Kind::LineClip,
+            Kind::OverlongLineCut,
+            Kind::HostBudget,
+            Kind::FailOpen,
+        ];
+        let names: std::collections::HashSet<&str> = all.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names.len(), all.len());
+        // the JSON names the original tokenjuice's adapters read
+        assert_eq!(Kind::RawPassthrough.as_str(), "raw-passthrough");
+        assert_eq!(Kind::HeadTailOmission.as_str(), "head-tail-omission");
+        let c = Compaction {
+            authoritative: true,
+            kinds: vec![
+                structured_kind("git-status"),
+                Kind::NoOmitPassthrough.into(),
+            ],
+        };
+        assert!(c.passed_through() && c.has(Kind::NoOmitPassthrough) && !c.has(Kind::FailOpen));
+    }
 }
