@@ -204,3 +204,56 @@ console.log(JSON.stringify(out));
         "no rewrite before the command runs"
     );
 }
+
+#[test]
+fn opencode_plugin_reads_the_saved_output_only_once_opencode_finished_writing_it() {
+    // opencode appends a long output to its saved file through a write stream it does not
+    // wait for before the hook runs: a plugin reading at once can see half the output
+    let w = World::new();
+    assert!(w.run(&["install", "opencode", "--local"]).status.success());
+    let plugin = w.home.join(".config/opencode/plugins/tokenjuice.js");
+    let dir = w.tmp.path();
+    std::fs::copy(&plugin, dir.join("plugin.mjs")).unwrap();
+    let full: String = (1..=20000).map(|i| format!("{i}\n")).collect();
+    let split = full.find("12091\n").unwrap() + "12091\n".len();
+    let (first, rest) = full.split_at(split);
+    let late = dir.join("late.txt");
+    let never = dir.join("never.txt");
+    std::fs::write(&late, first).unwrap();
+    std::fs::write(&never, first).unwrap();
+    let tail: String = (18000..=20000).map(|i| format!("{i}\n")).collect();
+    let shown = |p: &Path| {
+        format!(
+            "...output truncated...\n\nFull output saved to: {}\n\n{tail}",
+            p.display()
+        )
+    };
+    let script = format!(
+        r#"
+import {{ appendFileSync }} from "node:fs";
+import {{ TokenjuicePlugin }} from "./plugin.mjs";
+const after = (await TokenjuicePlugin({{}}))["tool.execute.after"];
+const out = {{}};
+// the rest of the output lands 150 ms after the hook started
+setTimeout(() => appendFileSync({late}, {rest}), 150);
+for (const [name, text] of Object.entries({{ late: {shown_late}, never: {shown_never} }})) {{
+  const output = {{ title: "seq", output: text, metadata: {{ exit: 0, output: text }} }};
+  await after({{ tool: "bash", sessionID: "s", callID: "c", args: {{ command: "seq 20000" }} }}, output);
+  out[name] = output.output;
+}}
+console.log(JSON.stringify(out));
+"#,
+        late = json!(late.display().to_string()),
+        rest = json!(rest),
+        shown_late = json!(shown(&late)),
+        shown_never = json!(shown(&never)),
+    );
+    let r = run_node(dir, &script);
+    let t = r["late"].as_str().unwrap();
+    assert!(
+        t.contains("20000") && t.len() < 2000,
+        "compacted from the whole output: {t}"
+    );
+    // a file that never ends as opencode showed: opencode's own result stays
+    assert_eq!(r["never"], json!(shown(&never)));
+}

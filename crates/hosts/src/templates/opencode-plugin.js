@@ -3,7 +3,7 @@
 // After opencode ran a bash command, this replaces the text the model reads with tokenjuice's
 // compacted text (through `tokenjuice reduce-json`). The command itself is not touched: it ran
 // exactly as the model asked, under opencode's own permission rules. The full output is read
-// from opencode's saved file when opencode cut it. The result is kept as opencode made it when
+// from opencode's saved file when opencode cut it (once opencode has finished writing it). The result is kept as opencode made it when
 // the compacted text would not be shorter, for timeouts and aborts, for commands already run
 // through `tokenjuice wrap`, and on any error (fail open). Only the plugin itself is exported:
 // opencode calls every export as a plugin.
@@ -15,6 +15,30 @@ const TIMEOUT_MS = 10000;
 const MIN_SAVED_CHARS = 8;
 const WRAPPED = /(^|[\s/\\])tokenjuice(\.exe|\.cmd|\.bat)?['"]?\s+(\S+\s+)*wrap(\s|$)/i;
 const TRUNCATED = /^\.\.\.output truncated\.\.\.\n\nFull output saved to: (.*)\n\n/;
+
+// The last line of a text, trailing blank lines and spaces aside.
+function lastLine(text) {
+  const t = text.replace(/\s+$/, "");
+  return t.slice(t.lastIndexOf("\n") + 1);
+}
+
+// opencode appends a long output to its saved file through a write stream it does not wait
+// for before the hook runs: the file is read once it ends with the line opencode showed last
+// (checked again every 20 ms, for up to 2 s; then the result stays as opencode made it).
+async function readSaved(path, shownTail) {
+  const want = lastLine(shownTail);
+  for (let i = 0; i < 100; i++) {
+    let text;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return null;
+    }
+    if (!want || lastLine(text) === want) return text;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
+}
 
 function reduce(request) {
   return new Promise((resolve) => {
@@ -69,11 +93,9 @@ async function compact(input, output) {
   const cut = TRUNCATED.exec(shown);
   if (cut) {
     saved = cut[1];
-    try {
-      text = readFileSync(saved, "utf8");
-    } catch {
-      return;
-    }
+    const full = await readSaved(saved, shown.slice(cut[0].length));
+    if (full === null) return;
+    text = full;
   }
   if (!text.trim() || text === "(no output)") return;
   const result = await reduce({ input: { toolName: "bash", command, combinedText: text, exitCode: meta.exit } });
