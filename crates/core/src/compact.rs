@@ -377,15 +377,24 @@ impl<'p> Session<'p> {
     /// printed, they are left out: an output is never longer than the raw one (the exit
     /// code is the process's anyway, and a host shows its own).
     fn cleaned_raw(&self, raw: &[u8], exit_code: i32, exit_line: bool) -> String {
-        let limit = self.raw_text_tokens(raw);
         // the exit line first, then the empty marker, as long as they fit
         for (exit_line, marker) in [(exit_line, true), (exit_line, false)] {
             let text = self.cleaned_raw_with(raw, exit_code, exit_line, marker);
-            if tokens::estimate(&text) <= limit {
+            if self.fits(&text, raw) {
                 return text;
             }
         }
         self.cleaned_raw_with(raw, exit_code, false, false)
+    }
+
+    /// `text` is no longer than the raw output: in characters (a `\r\n` counted once, as
+    /// tokenizers read it) and in estimated tokens. Both, because the estimate is off by a
+    /// few percent either way: an `exit 1` line the estimate says fits could still cost the
+    /// model more than the raw output.
+    fn fits(&self, text: &str, raw: &[u8]) -> bool {
+        let raw_text = String::from_utf8_lossy(raw);
+        let raw_chars = raw_text.chars().count() - raw_text.matches("\r\n").count();
+        text.chars().count() <= raw_chars && tokens::estimate(text) <= self.raw_text_tokens(raw)
     }
 
     /// Tokens of the raw output read as text (an invalid byte reads as one replacement
@@ -761,13 +770,11 @@ impl<'p> Session<'p> {
                     let raw_text = String::from_utf8_lossy(raw);
                     let raw_text = raw_text.trim_end_matches('\n');
                     let with_exit = format!("exit {exit_code}\n{raw_text}");
-                    text =
-                        if failed && !fin.host_prints_exit && tokens::estimate(&with_exit) <= limit
-                        {
-                            with_exit
-                        } else {
-                            raw_text.to_string()
-                        };
+                    text = if failed && !fin.host_prints_exit && self.fits(&with_exit, raw) {
+                        with_exit
+                    } else {
+                        raw_text.to_string()
+                    };
                     kinds = vec![Kind::Passthrough.into()];
                     decision =
                         "passed through: the reduction would be longer than the output".into();

@@ -68,9 +68,12 @@ proptest! {
         // a failure says so first, unless that line alone would make it longer
         if exit != 0 {
             let first = format!("exit {exit}");
+            let with_exit = format!("{first}\n{}", r.inline_text);
             prop_assert!(
                 r.inline_text.starts_with(&first)
-                    || tokenjuice_core::tokens::estimate(&format!("{first}\n{}", r.inline_text)) > raw_tokens,
+                    || tokenjuice_core::tokens::estimate(&with_exit) > raw_tokens
+                    || with_exit.chars().count()
+                        > raw_text.chars().count() - raw_text.matches("\r\n").count(),
                 "{}",
                 r.inline_text
             );

@@ -54,6 +54,7 @@ fn main() {
     }
     let (mut est_err, mut est_n, mut est_bias) = (0f64, 0usize, 0f64);
     let (mut total_raw, mut total_reduced) = (0usize, 0usize);
+    let mut grew: Vec<String> = Vec::new();
     let all_fixtures = builtin_fixtures();
     for (path, text) in &all_fixtures {
         let fx = fixture::parse(text).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -86,6 +87,9 @@ fn main() {
         }
         total_raw += raw_t;
         total_reduced += red_t;
+        if red_t > raw_t {
+            grew.push(format!("{path} ({raw_t} → {red_t})"));
+        }
         let row = rows.entry(fx.rule_id.clone()).or_insert_with(|| Row {
             family: result.classification.family.clone(),
             description: virtual_description(&fx.rule_id).into(),
@@ -130,6 +134,40 @@ error {:.1}%, bias {:+.1}% against the exact count, over {} texts of 20+ tokens.
         est_n
     )
     .ok();
+    writeln!(
+        md,
+        "Outputs that grew (more tokens after reduction than before): {}{}\n",
+        grew.len(),
+        if grew.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", grew.join(", "))
+        }
+    )
+    .ok();
+    // by family: (rules, fixtures, raw, reduced)
+    let mut families: BTreeMap<&str, (usize, usize, usize, usize)> = BTreeMap::new();
+    for row in rows.values() {
+        let f = families.entry(row.family.as_str()).or_default();
+        f.0 += 1;
+        f.1 += row.real + row.documented;
+        f.2 += row.raw;
+        f.3 += row.reduced;
+    }
+    let mut fam: Vec<(&str, (usize, usize, usize, usize))> = families.into_iter().collect();
+    fam.sort_by(|a, b| b.1 .2.cmp(&a.1 .2).then(a.0.cmp(b.0)));
+    writeln!(md, "## By family\n").ok();
+    writeln!(md, "| family | rules | fixtures | tokens raw → reduced |").ok();
+    writeln!(md, "|---|---:|---:|---|").ok();
+    for (name, (rules, fixtures, raw, reduced)) in fam {
+        let pct = if raw == 0 {
+            "—".to_string()
+        } else {
+            format!("{:.0}%", 100.0 * (1.0 - reduced as f64 / raw as f64))
+        };
+        writeln!(md, "| {name} | {rules} | {fixtures} | {raw} → {reduced} ({pct}) |").ok();
+    }
+    writeln!(md).ok();
     let mut by_dir: BTreeMap<String, Vec<(&String, &Row)>> = BTreeMap::new();
     for (id, row) in &rows {
         by_dir
