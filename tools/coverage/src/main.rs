@@ -146,7 +146,8 @@ error {:.1}%, bias {:+.1}% against the exact count, over {} texts of 20+ tokens.
     )
     .ok();
     // by family: (rules, fixtures, raw, reduced)
-    let mut families: BTreeMap<&str, (usize, usize, usize, usize)> = BTreeMap::new();
+    type Totals = (usize, usize, usize, usize);
+    let mut families: BTreeMap<&str, Totals> = BTreeMap::new();
     for row in rows.values() {
         let f = families.entry(row.family.as_str()).or_default();
         f.0 += 1;
@@ -154,7 +155,7 @@ error {:.1}%, bias {:+.1}% against the exact count, over {} texts of 20+ tokens.
         f.2 += row.raw;
         f.3 += row.reduced;
     }
-    let mut fam: Vec<(&str, (usize, usize, usize, usize))> = families.into_iter().collect();
+    let mut fam: Vec<(&str, Totals)> = families.into_iter().collect();
     fam.sort_by(|a, b| b.1 .2.cmp(&a.1 .2).then(a.0.cmp(b.0)));
     writeln!(md, "## By family\n").ok();
     writeln!(md, "| family | rules | fixtures | tokens raw → reduced |").ok();
