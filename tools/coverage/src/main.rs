@@ -166,7 +166,11 @@ error {:.1}%, bias {:+.1}% against the exact count, over {} texts of 20+ tokens.
         } else {
             format!("{:.0}%", 100.0 * (1.0 - reduced as f64 / raw as f64))
         };
-        writeln!(md, "| {name} | {rules} | {fixtures} | {raw} → {reduced} ({pct}) |").ok();
+        writeln!(
+            md,
+            "| {name} | {rules} | {fixtures} | {raw} → {reduced} ({pct}) |"
+        )
+        .ok();
     }
     writeln!(md).ok();
     let mut by_dir: BTreeMap<String, Vec<(&String, &Row)>> = BTreeMap::new();
