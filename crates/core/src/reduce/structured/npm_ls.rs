@@ -26,27 +26,10 @@ pub struct NpmLs {
 
 /// Split a tree line into (depth, rest) when it starts with tree drawing.
 fn tree_entry(line: &str) -> Option<(usize, &str)> {
-    let mut width = 0usize;
-    let mut end = 0usize;
-    let mut saw_branch = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '├' | '└' | '+' | '`' => saw_branch = true,
-            '│' | '|' | '─' | '┬' | '-' | ' ' => {}
-            _ => {
-                end = i;
-                break;
-            }
-        }
-        width += 1;
-        end = i + c.len_utf8();
-    }
-    if !saw_branch || end >= line.len() || width < 4 {
-        return None;
-    }
-    let rest = &line[end..];
-    // `├── name@1.0.0`: the branch mark is the last 4 columns of the prefix.
-    Some(((width - 4) / 2, rest))
+    // `├── name@1.0.0`: the branch mark is the last 4 columns of the prefix, 2 a level
+    super::tree::tree_entry(line)
+        .filter(|(cols, _)| *cols >= 4)
+        .map(|(cols, rest)| ((cols - 4) / 2, rest))
 }
 
 fn is_problem(s: &str) -> bool {

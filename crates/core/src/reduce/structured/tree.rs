@@ -37,7 +37,7 @@ pub struct Tree {
 }
 
 /// (columns of drawing, the text after it) when the line starts with tree drawing.
-fn tree_entry(line: &str) -> Option<(usize, &str)> {
+pub(super) fn tree_entry(line: &str) -> Option<(usize, &str)> {
     let mut cols = 0usize;
     let mut end = 0usize;
     let mut branch = false;
