@@ -28,36 +28,25 @@ fn exit_codes_are_the_childs() {
 #[test]
 fn failure_output_keeps_stderr_and_says_exit_when_reduced() {
     let sb = Sandbox::new();
-    let out = sb
-        .cmd()
-        .args([
-            "wrap",
-            "--",
-            "sh",
-            "-c",
-            "echo hello; echo broken >&2; exit 7",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(7));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let run = |script: &str| {
+        let out = sb
+            .cmd()
+            .args(["wrap", "--", "sh", "-c", script])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(7));
+        String::from_utf8(out.stdout).unwrap()
+    };
     // a short output comes back as it was: an `exit 7` line would make it longer than what
     // the command printed (the exit code is wrap's own)
-    assert_eq!(text, "hello\nbroken\n");
+    assert_eq!(
+        run("echo hello; echo broken >&2; exit 7"),
+        "hello\nbroken\n"
+    );
     // a reduced one starts with the exit line
-    let out = sb
-        .cmd()
-        .args([
-            "wrap",
-            "--",
-            "sh",
-            "-c",
-            "for i in $(seq 400); do echo step $i of the build went fine; done; echo broken >&2; exit 7",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(7));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = run(
+        "for i in $(seq 400); do echo step $i of the build went fine; done; echo broken >&2; exit 7",
+    );
     assert!(text.starts_with("exit 7\n"), "{text}");
     assert!(text.contains("broken"), "{text}");
 }
