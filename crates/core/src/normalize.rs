@@ -428,11 +428,20 @@ const RUNNER_VALUE_OPTIONS: &[&str] = &[
     "--spec",
     "--python",
     "--env",
+    // uv run
+    "--with",
+    "-w",
+    "--project",
+    "--directory",
+    "--extra",
+    "--group",
+    "--env-file",
+    "--index",
 ];
 
 /// How many words of a package runner (`npx`, `pnpm exec`, `poetry run`, `python -m`, …)
 /// come before the program it runs; `None` when `argv[i..]` does not start with one, or
-/// runs nothing. `uv run` is left to uv's own rule (it keeps uv's environment summary).
+/// runs nothing.
 fn runner_len(argv: &[String], i: usize) -> Option<usize> {
     let a0 = basename(argv.get(i)?);
     let sub = argv.get(i + 1).map(String::as_str);
@@ -441,7 +450,7 @@ fn runner_len(argv: &[String], i: usize) -> Option<usize> {
         ("pnpm", Some("exec" | "dlx")) | ("yarn", Some("dlx" | "exec")) => 2,
         ("npm", Some("exec" | "x")) => 2,
         ("bun", Some("x")) => 2,
-        ("poetry" | "pipx" | "pdm" | "hatch" | "rye", Some("run")) => 2,
+        ("poetry" | "pipx" | "pdm" | "hatch" | "rye" | "uv", Some("run")) => 2,
         _ => {
             // python -m <module> …: the module is the program
             let py = a0 == "python"

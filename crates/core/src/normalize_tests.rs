@@ -235,8 +235,14 @@ fn package_runners_classify_as_the_tool_they_run() {
             "{cmd}"
         );
     }
-    // runners with nothing to run, and uv run (uv's own rule), stay as they are
+    // runners with nothing to run stay as they are
     assert_eq!(n("npx").argv, argv(&["npx"]));
-    assert_eq!(n("uv run pytest").argv, argv(&["uv", "run", "pytest"]));
+    assert_eq!(n("uv run").argv, argv(&["uv", "run"]));
+    // uv run, with its options, and a runner behind a runner
+    assert_eq!(
+        n("uv run --with rich -p 3.12 pytest -x").argv,
+        argv(&["pytest", "-x"])
+    );
+    assert_eq!(n("uv run python -m pytest").argv, argv(&["pytest"]));
     assert_eq!(n("python3 script.py").argv, argv(&["python3", "script.py"]));
 }
