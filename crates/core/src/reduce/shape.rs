@@ -1,35 +1,7 @@
 //! The "shape" of a line: its text with numbers, hashes, times and (optionally) paths
 //! folded away, hashed to 64 bits. Two lines of the same shape are "similar".
 
-/// What may differ between similar lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fold {
-    pub numbers: bool,
-    pub hashes: bool,
-    pub paths: bool,
-}
-
-impl Default for Fold {
-    fn default() -> Self {
-        Fold {
-            numbers: true,
-            hashes: true,
-            paths: false,
-        }
-    }
-}
-
-impl Fold {
-    pub fn from_names(names: &[String]) -> Fold {
-        let has = |n: &str| names.iter().any(|x| x == n);
-        Fold {
-            // times are runs of digits and separators, so they fold with numbers
-            numbers: has("numbers") || has("times"),
-            hashes: has("hashes"),
-            paths: has("paths"),
-        }
-    }
-}
+pub use crate::rules::compiled::Fold;
 
 const SEED: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;

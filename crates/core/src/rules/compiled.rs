@@ -2,7 +2,36 @@
 
 use super::jsregex::JsRegex;
 use super::model::{CounterSource, Diagnostic, FactMode, Rule};
-use crate::reduce::shape::Fold;
+
+/// What may differ between similar lines (the rule's `collapse.fold`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fold {
+    pub numbers: bool,
+    pub hashes: bool,
+    pub paths: bool,
+}
+
+impl Default for Fold {
+    fn default() -> Self {
+        Fold {
+            numbers: true,
+            hashes: true,
+            paths: false,
+        }
+    }
+}
+
+impl Fold {
+    pub fn from_names(names: &[String]) -> Fold {
+        let has = |n: &str| names.iter().any(|x| x == n);
+        Fold {
+            // times are runs of digits and separators, so they fold with numbers
+            numbers: has("numbers") || has("times"),
+            hashes: has("hashes"),
+            paths: has("paths"),
+        }
+    }
+}
 
 /// Resolved numeric and boolean settings of a rule.
 #[derive(Debug, Clone)]
