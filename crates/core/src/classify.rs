@@ -367,7 +367,12 @@ mod tests {
                 .id(),
             FALLBACK_ID
         );
-        assert!(n("tree src").exact_read);
+        // a directory tree keeps every entry through its own rule (drawing folded)
+        assert!(!n("tree src").exact_read);
+        assert_eq!(
+            classify("exec", &n("tree src"), &[]).rule.id(),
+            "filesystem/tree"
+        );
     }
 
     #[test]

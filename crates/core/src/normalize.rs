@@ -692,8 +692,6 @@ fn is_exact_read(stages: &[Vec<String>], idx: usize) -> bool {
     let ops = operands(argv, a0);
     match a0 {
         "cat" | "bat" | "batcat" | "nl" | "less" | "more" => !ops.iter().any(|o| looks_like_log(o)),
-        // a directory tree is an inventory the agent asked to see whole
-        "tree" => true,
         "jq" | "yq" | "gojq" | "jaq" => true,
         "head" | "tail" => {
             let follow = argv

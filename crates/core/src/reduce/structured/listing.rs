@@ -772,7 +772,7 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
 /// `img_001.png … img_300.png (300, numbered without a gap)`, whatever order they came in
 /// (`find` gives directory order). The folded ranges come first, then the other names in
 /// their order; each item comes with how many names it stands for.
-fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
+pub(super) fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
     use std::collections::HashMap;
     // (text before, text after, digits when zero-padded or 0 when natural) -> members
     // (number, position)

@@ -44,7 +44,8 @@ pub(super) fn tree_entry(line: &str) -> Option<(usize, &str)> {
     for (i, c) in line.char_indices() {
         match c {
             '├' | '└' | '+' | '`' | '\\' => branch = true,
-            '│' | '|' | '─' | '┬' | '-' | ' ' => {}
+            // GNU tree pads with no-break spaces
+            '│' | '|' | '─' | '┬' | '-' | ' ' | '\u{a0}' => {}
             _ => {
                 end = i;
                 break;
@@ -63,7 +64,7 @@ pub(super) fn tree_entry(line: &str) -> Option<(usize, &str)> {
 fn drawn_section(line: &str) -> Option<(usize, &str)> {
     let cols = line
         .chars()
-        .take_while(|c| matches!(c, '│' | '|' | ' '))
+        .take_while(|c| matches!(c, '│' | '|' | ' ' | '\u{a0}'))
         .count();
     if cols == 0 || !line.chars().any(|c| c == '│' || c == '|') {
         return None;
@@ -133,6 +134,7 @@ impl Structured for Tree {
             .unwrap_or(4)
             .max(1);
         let depth = |w: usize| w.saturating_sub(base) / unit + 1;
+        let lines = fold_numbered_leaves(self.lines, depth);
 
         // sections: runs of entries under one header line
         let mut out: Vec<String> = Vec::new();
@@ -177,10 +179,10 @@ impl Structured for Tree {
                 body.clear();
             }
         };
-        for l in self.lines {
+        for l in lines {
             match l {
-                Line::Entry(w, text) => {
-                    body.push(format!("{}{text}", "  ".repeat(depth(w))));
+                Line::Entry(d, text) => {
+                    body.push(format!("{}{text}", "  ".repeat(d)));
                 }
                 Line::Other(text) => {
                     flush(&mut header, &mut body, &mut out, &mut sections);
@@ -215,6 +217,65 @@ impl Structured for Tree {
             filtered: 0,
             facts_line: false,
         })
+    }
+}
+
+/// Entries with their drawing width turned into a depth, and every run of four or more
+/// sibling leaves numbered without a gap (`img_001.png` … `img_300.png` under one folder of
+/// a `tree`) written once, as the listings do: `img_001.png … img_300.png (300, numbered
+/// without a gap)`.
+fn fold_numbered_leaves(lines: Vec<Line>, depth: impl Fn(usize) -> usize) -> Vec<Line> {
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| match l {
+            Line::Entry(w, t) => Line::Entry(depth(w), t),
+            other => other,
+        })
+        .collect();
+    let depth_at = |i: usize| match lines.get(i) {
+        Some(Line::Entry(d, _)) => Some(*d),
+        _ => None,
+    };
+    let mut out: Vec<Line> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(d) = depth_at(i) else {
+            out.push(clone_line(&lines[i]));
+            i += 1;
+            continue;
+        };
+        // siblings at depth d with no children of their own
+        let mut j = i;
+        while depth_at(j) == Some(d) && depth_at(j + 1).is_none_or(|n| n <= d) {
+            j += 1;
+        }
+        if j - i >= 4 {
+            let names: Vec<String> = lines[i..j]
+                .iter()
+                .map(|l| match l {
+                    Line::Entry(_, t) => t.clone(),
+                    Line::Other(t) => t.clone(),
+                })
+                .collect();
+            out.extend(
+                super::listing::fold_numbered_set(&names)
+                    .into_iter()
+                    .map(|(t, _)| Line::Entry(d, t)),
+            );
+            i = j;
+        } else {
+            let end = j.max(i + 1);
+            out.extend(lines[i..end].iter().map(clone_line));
+            i = end;
+        }
+    }
+    out
+}
+
+fn clone_line(l: &Line) -> Line {
+    match l {
+        Line::Entry(d, t) => Line::Entry(*d, t.clone()),
+        Line::Other(t) => Line::Other(t.clone()),
     }
 }
 
@@ -287,6 +348,33 @@ mod tests {
         assert!(t.contains("  junit:junit:4.13.2"), "{t}");
         assert!(t.contains("(*) - Indicates repeated"), "{t}");
         assert!(!t.contains("+---") && !t.contains("|    "), "{t}");
+    }
+
+    #[test]
+    fn a_directory_tree_folds_numbered_leaves_and_keeps_every_other_entry() {
+        let mut text = String::from(".\n├── README.md\n├── assets\n");
+        for i in 1..=40 {
+            let mark = if i == 40 { "└──" } else { "├──" };
+            text.push_str(&format!("│   {mark} img_{i:03}.png\n"));
+        }
+        text.push_str("├── docs\n│   ├── a.md\n│   └── b.md\n└── src\n    ├── page1.rs\n    ├── page2.rs\n    └── page3.rs\n\n4 directories, 46 files\n");
+        let out = run(&text).unwrap();
+        assert_eq!(
+            out.lines.join("\n"),
+            ".
+  README.md
+  assets
+    img_001.png … img_040.png (40, numbered without a gap)
+  docs
+    a.md
+    b.md
+  src
+    page1.rs
+    page2.rs
+    page3.rs
+
+4 directories, 46 files"
+        );
     }
 
     #[test]
