@@ -75,6 +75,25 @@ fn verbose_status(t: &str) -> Option<&'static str> {
     None
 }
 
+/// `test_x.py::test_y SKIPPED (not on linux)   [ 97%]` → the line without its padding and
+/// progress, when the status comes with a reason (SKIPPED, XFAIL).
+fn with_reason(t: &str, w: &str) -> Option<String> {
+    if w != "SKIPPED" && w != "XFAIL" {
+        return None;
+    }
+    let pat = format!(" {w}");
+    let i = t.find(&pat)?;
+    let rest = t[i + pat.len()..].trim_start();
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let reason = match rest.rfind(')') {
+        Some(end) => &rest[..=end],
+        None => rest.trim_end(),
+    };
+    Some(format!("{} {w} {reason}", t[..i].trim_end()))
+}
+
 impl Pytest {
     fn final_summary(&mut self, t: &str) {
         // `==== 6 failed, 8 passed, 2 skipped in 0.50s ====`, `1 passed in 0.01s`
@@ -256,6 +275,9 @@ impl Structured for Pytest {
                         self.verbose_failed.push(t.to_string());
                     }
                     self.cx.keep(t);
+                } else if let Some(line) = with_reason(t, w) {
+                    // a skip or an expected failure that says why: the reason is a fact
+                    self.cx.keep(&line);
                 } else {
                     self.cx.drop(1);
                 }
