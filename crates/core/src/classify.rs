@@ -430,6 +430,24 @@ mod tests {
     }
 
     #[test]
+    fn behind_a_package_runner_the_program_decides() {
+        let n = |c: &str| crate::normalize::normalize(Some(c), None);
+        for (cmd, want) in [
+            ("python -m pytest -v", "tests/pytest"),
+            ("python3 -m pip install x", "install/pip"),
+            ("uv run pytest -q", "tests/pytest"),
+            ("uv run python -m pytest", "tests/pytest"),
+            ("npx prisma generate", "database/prisma"),
+            ("pnpm dlx next build", "build/next-build"),
+            // nothing matches the program: the runner's own rule, as typed
+            ("uv run manage.py migrate", "task/uv"),
+            ("python -m json.tool", "task/python"),
+        ] {
+            assert_eq!(classify("exec", &n(cmd), &[]).rule.id(), want, "{cmd}");
+        }
+    }
+
+    #[test]
     fn a_rule_for_the_prefix_may_match_the_command_as_typed() {
         let n = |c: &str| crate::normalize::normalize(Some(c), None);
         let env = n("env -u NODE_OPTIONS node script.js");
