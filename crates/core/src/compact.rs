@@ -286,6 +286,9 @@ impl<'p> Session<'p> {
             }
             return;
         }
+        // one validation for the whole chunk: then every line inside it is text as it is
+        // (a line ends at a newline byte, which never splits a character)
+        let chunk_text = std::str::from_utf8(chunk).is_ok();
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
             if self.overlong {
@@ -294,7 +297,13 @@ impl<'p> Session<'p> {
                 self.partial.clear();
                 self.overlong = false;
             } else if self.partial.is_empty() {
-                self.line(&rest[..nl]);
+                if chunk_text {
+                    // SAFETY: a prefix of a valid UTF-8 chunk ending before a newline byte
+                    let line = unsafe { std::str::from_utf8_unchecked(&rest[..nl]) };
+                    self.line_text(&rest[..nl], line);
+                } else {
+                    self.line(&rest[..nl]);
+                }
             } else {
                 self.partial.extend_from_slice(&rest[..nl]);
                 let line = std::mem::take(&mut self.partial);
@@ -322,6 +331,15 @@ impl<'p> Session<'p> {
     }
 
     fn line(&mut self, bytes: &[u8]) {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
+        self.line_text(bytes, &text);
+    }
+
+    /// One line: `bytes` as they came, `text` the same as text.
+    fn line_text(&mut self, bytes: &[u8], text: &str) {
         self.raw.lines += 1;
         // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
@@ -329,13 +347,9 @@ impl<'p> Session<'p> {
         } else if self.raw.lines.is_multiple_of(16) {
             self.raw_milli += 16 * (tokens::estimate_milli(bytes) + NEWLINE_MILLI);
         }
-        let text = match std::str::from_utf8(bytes) {
-            Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(bytes),
-        };
-        self.engine.push_line(&text);
+        self.engine.push_line(text);
         if let Some(s) = &mut self.structured {
-            let clean = self.engine.clean(&text);
+            let clean = self.engine.clean(text);
             s.push(&clean);
         }
     }
