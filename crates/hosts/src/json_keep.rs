@@ -439,4 +439,72 @@ mod tests {
             Some("{\"a\":2}")
         );
     }
+
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-1000i64..1000).prop_map(|n| json!(n)),
+            "[a-z\u{e9} ]{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::btree_map("[a-e]{1,3}", inner, 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Whatever the layout and the edit, the text written reads back as exactly the
+        /// edited document, and with no edit it is the original byte for byte.
+        #[test]
+        fn any_edit_reads_back_as_the_document(
+            doc in prop::collection::btree_map("[a-e]{1,3}", value(), 1..6),
+            indent in prop_oneof![Just(None), Just(Some("  ")), Just(Some("\t")), Just(Some("    "))],
+            key in "[a-f]{1,3}",
+            new_value in value(),
+            remove in any::<bool>(),
+            nested in any::<bool>(),
+        ) {
+            let doc: Map<String, Value> = doc.into_iter().collect();
+            let original = match indent {
+                None => serde_json::to_string(&doc).unwrap(),
+                Some(unit) => pretty(&Value::Object(doc.clone()), unit) + "\n",
+            };
+            let unit = indent.unwrap_or("  ");
+            prop_assert_eq!(render_keeping(&original, &doc, unit), Some(original.clone()));
+            let mut edited = doc.clone();
+            if nested {
+                // inside the first container member: a key added, or an element pushed
+                for v in edited.values_mut() {
+                    match v {
+                        Value::Object(m) => {
+                            m.insert(key.clone(), new_value.clone());
+                            break;
+                        }
+                        Value::Array(a) => {
+                            a.push(new_value.clone());
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if remove {
+                edited.shift_remove(&key);
+            } else {
+                edited.insert(key.clone(), new_value);
+            }
+            let out = render_keeping(&original, &edited, unit);
+            prop_assert!(out.is_some(), "declined: {original}");
+            let back: Map<String, Value> = serde_json::from_str(&out.unwrap()).unwrap();
+            prop_assert_eq!(back, edited);
+        }
+    }
 }
