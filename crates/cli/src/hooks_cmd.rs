@@ -41,7 +41,7 @@ blocked (deny, exit code 2, or continue:false), 1 on a usage error.";
 #[command(
     about = "Load, validate and run Claude-Code-style hooks exactly as a host would",
     long_about = "Load, validate and run Claude-Code-style hooks exactly as a host would.\n\n\
-Hosts (--host): codebuddy (default), claude, cursor, codex, gemini. Settings are read from \
+Hosts (--host): codebuddy (default), codebuddy-cli, claude, cursor, codex, gemini. Settings are read from \
 the host's user and project files; HOME and each host's own variable (CLAUDE_CONFIG_DIR, CODEBUDDY_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME) are honoured."
 )]
 pub struct HooksArgs {
@@ -80,7 +80,7 @@ pub enum Format {
 
 #[derive(Args, Debug, Clone)]
 pub struct HostArgs {
-    /// Host whose hook contract to follow: codebuddy, claude, cursor, codex, gemini
+    /// Host whose hook contract to follow: codebuddy, codebuddy-cli, claude, cursor, codex, gemini
     #[arg(long, default_value = "codebuddy", value_name = "HOST")]
     pub host: String,
     /// Project directory (default: the current directory)

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 /// Errors returned by the engine's public API.
 #[derive(Debug, thiserror::Error)]
 pub enum HookError {
-    #[error("unknown host {0:?}: use one of codebuddy, claude, cursor, codex, gemini")]
+    #[error(
+        "unknown host {0:?}: use one of codebuddy, codebuddy-cli, claude, cursor, codex, gemini"
+    )]
     UnknownHost(String),
 
     #[error("unknown event {event:?} for host {host}: use one of {known}")]

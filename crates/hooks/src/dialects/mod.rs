@@ -7,6 +7,7 @@
 
 mod claude;
 mod codebuddy;
+mod codebuddy_cli;
 mod codex;
 mod cursor;
 mod gemini;
@@ -25,6 +26,8 @@ use crate::matcher::MatcherSyntax;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Host {
     CodeBuddy,
+    /// CodeBuddy Code, the command-line agent (measured; differs from the IDE's reference).
+    CodeBuddyCli,
     Claude,
     Cursor,
     Codex,
@@ -34,6 +37,7 @@ pub enum Host {
 impl Host {
     pub const ALL: &'static [Host] = &[
         Host::CodeBuddy,
+        Host::CodeBuddyCli,
         Host::Claude,
         Host::Cursor,
         Host::Codex,
@@ -49,6 +53,7 @@ impl Host {
     pub fn dialect(self) -> &'static Dialect {
         match self {
             Host::CodeBuddy => &codebuddy::DIALECT,
+            Host::CodeBuddyCli => &codebuddy_cli::DIALECT,
             Host::Claude => &claude::DIALECT,
             Host::Cursor => &cursor::DIALECT,
             Host::Codex => &codex::DIALECT,
@@ -64,6 +69,7 @@ impl FromStr for Host {
         let alias = match lower.as_str() {
             "claude-code" | "claudecode" => "claude",
             "code-buddy" => "codebuddy",
+            "codebuddy-code" => "codebuddy-cli",
             "gemini-cli" => "gemini",
             "codex-cli" => "codex",
             other => other,

@@ -1,0 +1,176 @@
+//! The hooks toolkit's `codebuddy-cli` dialect against the real CodeBuddy Code CLI, same
+//! settings, same call: the shell tool's name in the payload, and which rewrite field the CLI
+//! applies (`updatedInput`, without a permission decision) or ignores (`modifiedInput`, the
+//! CodeBuddy IDE's field, even with `allow`). `tokenjuice hooks run --host codebuddy-cli` must
+//! say what the CLI does.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+use support::{Spec, Wire};
+
+/// A hook that saves its stdin to `payload` and prints `answer`.
+fn hooks(payload: &Path, answer: &str) -> Value {
+    json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": format!("cat > {}; printf '%s' '{answer}'", payload.display())}]}]})
+}
+
+fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str) -> String {
+    let home = work.join("home");
+    let project = work.join("project");
+    std::fs::create_dir_all(home.join(".codebuddy")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        home.join(".codebuddy/settings.json"),
+        json!({"permissions": {"allow": ["Bash(echo:*)"]}, "hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let cli = agent
+        .dir
+        .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let bin = agent.dir.join("node_modules/.bin");
+    let spec = Spec {
+        wire: Wire::OpenAiChat,
+        tool: "Bash".into(),
+        calls: vec![json!({"command": command, "description": "probe"})],
+        final_text: "done".into(),
+        model: "fake-model".into(),
+        argv: vec![
+            "node".into(),
+            cli.display().to_string(),
+            "-p".into(),
+            "go".into(),
+            "-y".into(),
+        ],
+        env: vec![
+            ("HOME".into(), home.display().to_string()),
+            (
+                "PATH".into(),
+                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
+            ),
+            (
+                "CODEBUDDY_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}/v1".into(),
+            ),
+            ("CODEBUDDY_API_KEY".into(), "e2e-fake".into()),
+            ("CODEBUDDY_MODEL".into(), "fake-model".into()),
+            ("DISABLE_TELEMETRY".into(), "1".into()),
+            ("SHELL".into(), "/bin/bash".into()),
+            ("TERM".into(), "dumb".into()),
+        ],
+        cwd: project,
+        timeout: support::timeout(),
+        files: Vec::new(),
+    };
+    let o = support::run(&spec, work);
+    o.results
+        .first()
+        .map(|r| r.text.clone())
+        .unwrap_or_else(|| panic!("no tool result from CodeBuddy: {o:?}"))
+}
+
+fn toolkit(work: &Path, hooks: Value, command: &str) -> Value {
+    let home = work.join("toolkit-home");
+    std::fs::create_dir_all(home.join(".codebuddy")).unwrap();
+    std::fs::write(
+        home.join(".codebuddy/settings.json"),
+        json!({"hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let out = Command::new(support::tokenjuice())
+        .args([
+            "hooks",
+            "run",
+            "PreToolUse",
+            "--host",
+            "codebuddy-cli",
+            "--tool",
+            "Bash",
+            "--format",
+            "json",
+            "--input",
+        ])
+        .arg(json!({"command": command, "description": "probe"}).to_string())
+        .env("HOME", &home)
+        .env_remove("CODEBUDDY_CONFIG_DIR")
+        .current_dir(work)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn the_hooks_toolkit_decides_as_the_real_codebuddy_cli_does() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let nested = |field: &str, allow: bool, c: &str| {
+        let decision = if allow {
+            "\"permissionDecision\":\"allow\","
+        } else {
+            ""
+        };
+        format!("{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",{decision}\"{field}\":{{\"command\":\"{c}\"}}}}}}")
+    };
+
+    // 1. updatedInput without a permission decision: the CLI runs the rewritten command
+    let work = tmp.path().join("updated");
+    std::fs::create_dir_all(&work).unwrap();
+    let cli_payload = work.join("cli-payload.json");
+    let tk_payload = work.join("toolkit-payload.json");
+    let answer = nested("updatedInput", false, "echo via-updated");
+    let ran = cli_session(&agent, &work, hooks(&cli_payload, &answer), "echo original");
+    let v = toolkit(&work, hooks(&tk_payload, &answer), "echo original");
+    assert!(
+        ran.contains("Stdout: via-updated"),
+        "the CLI's result: {ran}"
+    );
+    assert_eq!(
+        v["updatedInput"]["command"], "echo via-updated",
+        "the toolkit: {v}"
+    );
+    // the payload names the shell tool as the CLI does
+    let (cli, tk) = (read_json(&cli_payload), read_json(&tk_payload));
+    assert_eq!(cli["tool_name"], "Bash", "{cli}");
+    assert_eq!(
+        tk["tool_name"], cli["tool_name"],
+        "toolkit {tk} vs CLI {cli}"
+    );
+    assert_eq!(
+        tk["tool_input"], cli["tool_input"],
+        "toolkit {tk} vs CLI {cli}"
+    );
+    assert_eq!(tk["hook_event_name"], cli["hook_event_name"]);
+
+    // 2. modifiedInput (the IDE's field), even with allow: the CLI runs the original command
+    let work = tmp.path().join("modified");
+    std::fs::create_dir_all(&work).unwrap();
+    let answer = nested("modifiedInput", true, "echo via-modified");
+    let ran = cli_session(
+        &agent,
+        &work,
+        hooks(&work.join("cli-payload.json"), &answer),
+        "echo original",
+    );
+    let v = toolkit(
+        &work,
+        hooks(&work.join("toolkit-payload.json"), &answer),
+        "echo original",
+    );
+    assert!(ran.contains("Stdout: original"), "the CLI's result: {ran}");
+    assert_eq!(v["updatedInput"], Value::Null, "the toolkit: {v}");
+    assert!(
+        v["warnings"].to_string().contains("modifiedInput"),
+        "the toolkit says the field was ignored: {v}"
+    );
+}

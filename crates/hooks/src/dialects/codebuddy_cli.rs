@@ -1,0 +1,91 @@
+//! CodeBuddy Code, the command-line agent (`codebuddy`, shipped in `@tencent-ai/agent-sdk`),
+//! as measured in the real CLI 2.117.0 by the end-to-end suite
+//! (`crates/e2e/tests/hooks_differential_codebuddy.rs`). It reads the same settings files as
+//! the IDE dialect ([`super::codebuddy`]) but differs from the IDE's published reference:
+//!
+//! - the shell tool is `Bash` in the payload (Claude Code's tool names); the IDE's names
+//!   (`execute_command`, …) still match as aliases;
+//! - a PreToolUse rewrite is read from `hookSpecificOutput.updatedInput` and applied without a
+//!   `permissionDecision`; `modifiedInput` (the IDE's field) is ignored, and said so.
+//!
+//! Events, timeouts, matchers and environment are the IDE dialect's (the CLI was not found
+//! to differ there). Measured in `-y` (bypass) mode: whether the CLI asks for `allow` before
+//! applying a rewrite when a permission prompt would show is not yet measured.
+
+use super::*;
+
+pub(super) static DIALECT: Dialect = Dialect {
+    host: Host::CodeBuddyCli,
+    id: "codebuddy-cli",
+    display_name: "CodeBuddy Code (CLI)",
+    locations: super::codebuddy::DIALECT.locations,
+    events: super::codebuddy::DIALECT.events,
+    tools: ToolTable {
+        names: &[
+            "Bash",
+            "Read",
+            "Write",
+            "Edit",
+            "MultiEdit",
+            "Glob",
+            "Grep",
+            "LS",
+            "Task",
+            "WebFetch",
+            "WebSearch",
+        ],
+        shell: &["Bash"],
+        edit: &["Write", "Edit", "MultiEdit"],
+        aliases: &[
+            ("Bash", &["execute_command"]),
+            ("Write", &["write_to_file"]),
+            ("Edit", &["replace_in_file"]),
+            ("MultiEdit", &["replace_in_file"]),
+            ("Read", &["read_file"]),
+            ("Glob", &["list_files"]),
+            ("LS", &["list_files"]),
+            ("Grep", &["search_content"]),
+            ("Task", &["task"]),
+            ("WebSearch", &["web_search"]),
+            ("WebFetch", &["web_fetch"]),
+        ],
+    },
+    rewrite: RewriteSpec {
+        fields: &[("updatedInput", Placement::Nested)],
+        style: RewriteStyle::Replace,
+        requires_allow: false,
+        foreign_fields: &["modifiedInput"],
+        competing: CompetingRewrites::ConfigOrder,
+    },
+    output: OutputStyle::Claude,
+    payload: PayloadStyle::Claude,
+    default_timeout: Duration::from_secs(60),
+    timeout_unit: TimeoutUnit::Seconds,
+    matcher: MatcherSyntax::CLAUDE_FAMILY,
+    project_dir_env: &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    session_id_env: None,
+    fail_closed_key: None,
+    dedupes_identical_commands: true,
+    handler_types: &["command", "prompt"],
+    pre_tool_stop_runs_tool: false,
+    sources:
+        "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cli_sends_claude_tool_names_and_keeps_the_ide_names_as_aliases() {
+        assert_eq!(DIALECT.canonical_tool_name("execute_command"), "Bash");
+        assert!(DIALECT.tool_in_class("Bash", ToolClass::Shell));
+        assert!(DIALECT.tool_in_class("execute_command", ToolClass::Shell));
+        assert_eq!(
+            DIALECT
+                .config_files(&HostEnv::with_home("/h"), Path::new("/p"))
+                .len(),
+            2
+        );
+    }
+}
