@@ -33,9 +33,7 @@ fn spec_yolo(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let cli = agent
-        .dir
-        .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let cli = support::codebuddy_cli(agent);
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
         wire: Wire::OpenAiChat,
@@ -52,17 +50,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "--permission-mode".into(),
             "dontAsk".into(),
         ],
-        env: support::agent_env(
-            p,
-            &bin,
-            &[
-                ("CODEBUDDY_BASE_URL", "http://127.0.0.1:{PORT}/v1"),
-                ("CODEBUDDY_API_KEY", "e2e-fake"),
-                ("CODEBUDDY_MODEL", "fake-model"),
-                ("DISABLE_TELEMETRY", "1"),
-                ("SHELL", "/bin/bash"),
-            ],
-        ),
+        env: support::agent_env(p, &bin, support::CODEBUDDY_ENV),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -89,7 +77,7 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
         version: |a| {
             vec![
                 "node".into(),
-                a.dir.join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy").display().to_string(),
+                support::codebuddy_cli(a).display().to_string(),
                 "--version".into(),
             ]
         },

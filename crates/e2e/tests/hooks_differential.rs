@@ -4,8 +4,6 @@
 
 mod support;
 
-use std::process::Command;
-
 use serde_json::{json, Value};
 use support::{Spec, Wire};
 
@@ -60,34 +58,7 @@ fn claude_session(
 }
 
 fn toolkit(work: &std::path::Path, hooks: Value, command: &str) -> Value {
-    let home = work.join("toolkit-home");
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::write(
-        home.join(".claude/settings.json"),
-        json!({"hooks": hooks}).to_string(),
-    )
-    .unwrap();
-    let out = Command::new(support::tokenjuice())
-        .args([
-            "hooks",
-            "run",
-            "PreToolUse",
-            "--host",
-            "claude",
-            "--tool",
-            "Bash",
-            "--format",
-            "json",
-            "--input",
-        ])
-        .arg(json!({"command": command, "description": "probe"}).to_string())
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .current_dir(work)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    support::toolkit_pre_tool_use(work, "claude", ".claude", hooks, command)
 }
 
 #[test]

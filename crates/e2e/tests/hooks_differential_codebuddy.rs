@@ -7,7 +7,6 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{json, Value};
 use support::{Spec, Wire};
@@ -28,9 +27,7 @@ fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str)
         json!({"permissions": {"allow": ["Bash(echo:*)"]}, "hooks": hooks}).to_string(),
     )
     .unwrap();
-    let cli = agent
-        .dir
-        .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let cli = support::codebuddy_cli(agent);
     let bin = agent.dir.join("node_modules/.bin");
     let spec = Spec {
         wire: Wire::OpenAiChat,
@@ -45,22 +42,21 @@ fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str)
             "go".into(),
             "-y".into(),
         ],
-        env: vec![
-            ("HOME".into(), home.display().to_string()),
+        env: [
+            ("HOME".to_string(), home.display().to_string()),
             (
-                "PATH".into(),
+                "PATH".to_string(),
                 format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
             ),
-            (
-                "CODEBUDDY_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}/v1".into(),
-            ),
-            ("CODEBUDDY_API_KEY".into(), "e2e-fake".into()),
-            ("CODEBUDDY_MODEL".into(), "fake-model".into()),
-            ("DISABLE_TELEMETRY".into(), "1".into()),
-            ("SHELL".into(), "/bin/bash".into()),
-            ("TERM".into(), "dumb".into()),
-        ],
+            ("TERM".to_string(), "dumb".to_string()),
+        ]
+        .into_iter()
+        .chain(
+            support::CODEBUDDY_ENV
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        )
+        .collect(),
         cwd: project,
         timeout: support::timeout(),
         files: Vec::new(),
@@ -73,34 +69,7 @@ fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str)
 }
 
 fn toolkit(work: &Path, hooks: Value, command: &str) -> Value {
-    let home = work.join("toolkit-home");
-    std::fs::create_dir_all(home.join(".codebuddy")).unwrap();
-    std::fs::write(
-        home.join(".codebuddy/settings.json"),
-        json!({"hooks": hooks}).to_string(),
-    )
-    .unwrap();
-    let out = Command::new(support::tokenjuice())
-        .args([
-            "hooks",
-            "run",
-            "PreToolUse",
-            "--host",
-            "codebuddy-cli",
-            "--tool",
-            "Bash",
-            "--format",
-            "json",
-            "--input",
-        ])
-        .arg(json!({"command": command, "description": "probe"}).to_string())
-        .env("HOME", &home)
-        .env_remove("CODEBUDDY_CONFIG_DIR")
-        .current_dir(work)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    support::toolkit_pre_tool_use(work, "codebuddy-cli", ".codebuddy", hooks, command)
 }
 
 fn read_json(p: &Path) -> Value {

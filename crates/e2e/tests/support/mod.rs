@@ -309,3 +309,60 @@ pub fn npm_bin_version(agent: &Agent, name: &str) -> Vec<String> {
         "--version".into(),
     ]
 }
+
+/// The CodeBuddy Code CLI inside the pinned agent SDK (run it with node).
+pub fn codebuddy_cli(agent: &Agent) -> PathBuf {
+    agent
+        .dir
+        .join("node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy")
+}
+
+/// What CodeBuddy needs to talk to the fake model server (`{PORT}` is filled in).
+pub const CODEBUDDY_ENV: &[(&str, &str)] = &[
+    ("CODEBUDDY_BASE_URL", "http://127.0.0.1:{PORT}/v1"),
+    ("CODEBUDDY_API_KEY", "e2e-fake"),
+    ("CODEBUDDY_MODEL", "fake-model"),
+    ("DISABLE_TELEMETRY", "1"),
+    ("SHELL", "/bin/bash"),
+];
+
+/// `tokenjuice hooks run PreToolUse --host <host> --tool Bash` for `command`, with `hooks` as
+/// the only settings of a fresh home (`<home>/<dir>/settings.json`): the JSON outcome, to hold
+/// against what the real host did with the same settings.
+pub fn toolkit_pre_tool_use(
+    work: &Path,
+    host: &str,
+    dir: &str,
+    hooks: Value,
+    command: &str,
+) -> Value {
+    let home = work.join("toolkit-home");
+    std::fs::create_dir_all(home.join(dir)).unwrap();
+    std::fs::write(
+        home.join(dir).join("settings.json"),
+        serde_json::json!({"hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let out = Command::new(tokenjuice())
+        .args([
+            "hooks",
+            "run",
+            "PreToolUse",
+            "--host",
+            host,
+            "--tool",
+            "Bash",
+            "--format",
+            "json",
+            "--input",
+        ])
+        .arg(serde_json::json!({"command": command, "description": "probe"}).to_string())
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEBUDDY_CONFIG_DIR")
+        .current_dir(work)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}

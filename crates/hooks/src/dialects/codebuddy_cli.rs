@@ -18,24 +18,11 @@ pub(super) static DIALECT: Dialect = Dialect {
     host: Host::CodeBuddyCli,
     id: "codebuddy-cli",
     display_name: "CodeBuddy Code (CLI)",
-    locations: super::codebuddy::DIALECT.locations,
-    events: super::codebuddy::DIALECT.events,
+    // Claude Code's tool names, the IDE's as aliases
     tools: ToolTable {
-        names: &[
-            "Bash",
-            "Read",
-            "Write",
-            "Edit",
-            "MultiEdit",
-            "Glob",
-            "Grep",
-            "LS",
-            "Task",
-            "WebFetch",
-            "WebSearch",
-        ],
-        shell: &["Bash"],
-        edit: &["Write", "Edit", "MultiEdit"],
+        names: super::claude::DIALECT.tools.names,
+        shell: super::claude::DIALECT.tools.shell,
+        edit: super::claude::DIALECT.tools.edit,
         aliases: &[
             ("Bash", &["execute_command"]),
             ("Write", &["write_to_file"]),
@@ -57,19 +44,10 @@ pub(super) static DIALECT: Dialect = Dialect {
         foreign_fields: &["modifiedInput"],
         competing: CompetingRewrites::ConfigOrder,
     },
-    output: OutputStyle::Claude,
-    payload: PayloadStyle::Claude,
-    default_timeout: Duration::from_secs(60),
-    timeout_unit: TimeoutUnit::Seconds,
-    matcher: MatcherSyntax::CLAUDE_FAMILY,
-    project_dir_env: &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-    session_id_env: None,
-    fail_closed_key: None,
-    dedupes_identical_commands: true,
-    handler_types: &["command", "prompt"],
-    pre_tool_stop_runs_tool: false,
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
+    // files, events, output and payload style, timeouts, matchers, environment: the IDE's
+    ..super::codebuddy::DIALECT
 };
 
 #[cfg(test)]
