@@ -164,6 +164,31 @@ pub fn fallback_rule() -> CompiledRule {
     CompiledRule::compile(&rule).expect("built-in generic/fallback compiles")
 }
 
+/// How long the raw output is as text, for "never longer than the raw output".
+struct RawSize {
+    /// Characters, a `\r\n` counted once (tokenizers read it as one).
+    chars: usize,
+    /// Estimated tokens (an invalid byte reads as one replacement character, as any host
+    /// shows it); at least the count made while streaming.
+    tokens: u64,
+}
+
+impl RawSize {
+    fn of(raw_text: &str, streamed_tokens: u64) -> RawSize {
+        RawSize {
+            chars: raw_text.chars().count() - raw_text.matches("\r\n").count(),
+            tokens: streamed_tokens.max(tokens::estimate(raw_text)),
+        }
+    }
+
+    /// `text` is no longer than the raw output in characters and in estimated tokens.
+    /// Both, because the estimate is off by a few percent either way: an `exit 1` line the
+    /// estimate says fits could still cost the model more than the raw output.
+    fn fits(&self, text: &str) -> bool {
+        text.chars().count() <= self.chars && tokens::estimate(text) <= self.tokens
+    }
+}
+
 /// What [`Session::choose_body`] decided stands for the output.
 struct Chosen {
     body: Body,
@@ -391,46 +416,7 @@ impl<'p> Session<'p> {
     /// printed, they are left out: an output is never longer than the raw one (the exit
     /// code is the process's anyway, and a host shows its own).
     fn cleaned_raw(&self, raw: &[u8], exit_code: i32, exit_line: bool) -> String {
-        // the exit line first, then the empty marker, as long as they fit
-        for (exit_line, marker) in [(exit_line, true), (exit_line, false)] {
-            let text = self.cleaned_raw_with(raw, exit_code, exit_line, marker);
-            if self.fits(&text, raw) {
-                return text;
-            }
-        }
-        self.cleaned_raw_with(raw, exit_code, false, false)
-    }
-
-    /// `text` is no longer than the raw output: in characters (a `\r\n` counted once, as
-    /// tokenizers read it) and in estimated tokens. Both, because the estimate is off by a
-    /// few percent either way: an `exit 1` line the estimate says fits could still cost the
-    /// model more than the raw output.
-    fn fits(&self, text: &str, raw: &[u8]) -> bool {
         let raw_text = String::from_utf8_lossy(raw);
-        let raw_chars = raw_text.chars().count() - raw_text.matches("\r\n").count();
-        text.chars().count() <= raw_chars && tokens::estimate(text) <= self.raw_text_tokens(raw)
-    }
-
-    /// Tokens of the raw output read as text (an invalid byte reads as one replacement
-    /// character, as any host shows it).
-    fn raw_text_tokens(&self, raw: &[u8]) -> u64 {
-        self.raw
-            .tokens
-            .max(tokens::estimate(&String::from_utf8_lossy(raw)))
-    }
-
-    fn cleaned_raw_with(
-        &self,
-        raw: &[u8],
-        exit_code: i32,
-        exit_line: bool,
-        empty_marker: bool,
-    ) -> String {
-        let raw_text = String::from_utf8_lossy(raw);
-        let mut out: Vec<String> = Vec::new();
-        if exit_code != 0 && exit_line {
-            out.push(format!("exit {exit_code}"));
-        }
         let mut cleaned: Vec<String> = raw_text
             .split('\n')
             .map(|l| self.engine.clean(l).into_owned())
@@ -438,21 +424,30 @@ impl<'p> Session<'p> {
         while cleaned.last().is_some_and(String::is_empty) {
             cleaned.pop();
         }
-        if cleaned.is_empty() {
-            if !empty_marker {
-                return out.join("\n");
+        let body = cleaned.join("\n");
+        let size = RawSize::of(&raw_text, self.raw.tokens);
+        // the exit line first, then the empty marker, as long as they fit
+        let exit = (exit_code != 0 && exit_line).then(|| format!("exit {exit_code}"));
+        let marker = body.is_empty().then(|| {
+            self.plan
+                .rule
+                .on_empty
+                .clone()
+                .unwrap_or_else(|| "(no output)".into())
+        });
+        for m in [&marker, &None] {
+            let text = exit
+                .iter()
+                .chain(m)
+                .map(String::as_str)
+                .chain((!body.is_empty()).then_some(body.as_str()))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if size.fits(&text) {
+                return text;
             }
-            out.push(
-                self.plan
-                    .rule
-                    .on_empty
-                    .clone()
-                    .unwrap_or_else(|| "(no output)".into()),
-            );
-        } else {
-            out.extend(cleaned);
         }
-        out.join("\n")
+        body
     }
 
     pub fn raw_stats(&self) -> RawStats {
@@ -779,12 +774,15 @@ impl<'p> Session<'p> {
         if !plan.no_omit {
             if let Some(raw) = self.raw_bytes() {
                 let reduced = tokens::estimate(&text);
-                let limit = self.raw_text_tokens(raw);
-                if reduced > self.raw.tokens && reduced > limit {
-                    let raw_text = String::from_utf8_lossy(raw);
+                let raw_text = (reduced > self.raw.tokens).then(|| String::from_utf8_lossy(raw));
+                let size = raw_text
+                    .as_deref()
+                    .map(|t| RawSize::of(t, self.raw.tokens))
+                    .filter(|size| reduced > size.tokens);
+                if let (Some(size), Some(raw_text)) = (size, raw_text.as_deref()) {
                     let raw_text = raw_text.trim_end_matches('\n');
                     let with_exit = format!("exit {exit_code}\n{raw_text}");
-                    text = if failed && !fin.host_prints_exit && self.fits(&with_exit, raw) {
+                    text = if failed && !fin.host_prints_exit && size.fits(&with_exit) {
                         with_exit
                     } else {
                         raw_text.to_string()

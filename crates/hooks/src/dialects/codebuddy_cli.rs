@@ -8,9 +8,11 @@
 //! - a PreToolUse rewrite is read from `hookSpecificOutput.updatedInput` and applied without a
 //!   `permissionDecision`; `modifiedInput` (the IDE's field) is ignored, and said so.
 //!
-//! Events, timeouts, matchers and environment are the IDE dialect's (the CLI was not found
-//! to differ there). Measured in `-y` (bypass) mode: whether the CLI asks for `allow` before
-//! applying a rewrite when a permission prompt would show is not yet measured.
+//! Measured: the user settings file, the `Bash` name and the PreToolUse payload, the two
+//! rewrite fields, all in `-y` (bypass) mode. Not measured, and taken as they are: the other
+//! tools' names (Claude Code's), and the events, timeouts, matchers, project file and
+//! environment (the IDE dialect's); and whether the CLI wants `allow` before applying a
+//! rewrite when a permission prompt would show.
 
 use super::*;
 
@@ -47,6 +49,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
     // files, events, output and payload style, timeouts, matchers, environment: the IDE's
+    // (not measured in the CLI)
     ..super::codebuddy::DIALECT
 };
 

@@ -99,7 +99,16 @@ impl Listing {
             "zip" => Mode::Zip,
             "unzip" => Mode::Unzip,
             "rsync" => Mode::Rsync,
-            "git" if git_changes_files(&norm.argv) => Mode::Git,
+            // `git add`/`rm`/`stage`/`commit` name the files they change; `git ls-files` and
+            // the like print bare paths
+            "git"
+                if matches!(
+                    crate::normalize::git_subcommand(&norm.argv),
+                    Some("add" | "rm" | "stage" | "commit")
+                ) =>
+            {
+                Mode::Git
+            }
             _ => Mode::Paths,
         };
         let fact = match mode {
@@ -849,22 +858,6 @@ pub(super) fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
             .map(|(n, _)| (n.clone(), 1)),
     );
     out
-}
-
-/// `git add`/`rm`/`stage`/`commit` (which name the files they change), as opposed to
-/// `git ls-files` and the like (which print bare paths).
-fn git_changes_files(argv: &[String]) -> bool {
-    let mut i = 1;
-    while let Some(a) = argv.get(i) {
-        if a == "-C" || a == "-c" {
-            i += 2;
-        } else if a.starts_with('-') {
-            i += 1;
-        } else {
-            return matches!(a.as_str(), "add" | "rm" | "stage" | "commit");
-        }
-    }
-    false
 }
 
 /// The group a `git commit` file line goes to, by what happened and the file's mode
