@@ -2,8 +2,11 @@
 //! context lines, `rg --heading`).
 //!
 //! Every match is kept, grouped by file: a file with one match stays one line
-//! (`src/a.rs:12: text`); a file with more gets a `path:` header and one indented
-//! `  line: text` per match (context lines as `  line- text`). Leading indentation of
+//! (`src/a.rs:12: text`), and so does a file whose matches are all one text
+//! (`src/a.rs:12,40,88: text`); a file with more gets a `path (N):` header and one indented
+//! `  line: text` per match (context lines as `  line- text`). A folder holding three or
+//! more of the files is written once as a `folder/` line with its files indented under
+//! it by name (`  a.rs:12: text`). Leading indentation of
 //! matched text goes; a very long line (minified code) is clipped around the match with
 //! a marker. `--` separators go (counted). Tool messages (`grep: x: No such file …`,
 //! `Binary file … matches`) are kept. A very large result is cut with per-file counts.
@@ -437,93 +440,46 @@ impl Search {
         let mut omitted = 0u64;
         let mut used = 0usize;
         let mut counted_only = 0u64;
-        for f in &self.files {
-            if used > BUDGET_CHARS {
-                omitted += f.matches + f.context;
-                if counted_only < 2000 {
-                    out.push(format!(
-                        "{}: {} {} not shown",
-                        f.path,
-                        f.matches,
-                        if f.matches == 1 { "match" } else { "matches" }
-                    ));
+        // Files that share their folder with another file are written under one `folder/`
+        // line by their names: the folder is said once, every path stays whole when read
+        // as folder + name. Files come in the order their folder was first seen.
+        let mut folders: Vec<(&str, Vec<usize>)> = Vec::new();
+        let mut at: HashMap<&str, usize> = HashMap::new();
+        for (i, f) in self.files.iter().enumerate() {
+            let dir = f.path.rfind('/').map_or("", |k| &f.path[..=k]);
+            match at.get(dir) {
+                Some(&k) => folders[k].1.push(i),
+                None => {
+                    at.insert(dir, folders.len());
+                    folders.push((dir, vec![i]));
                 }
-                counted_only += 1;
-                continue;
             }
-            let fmt = |h: &Hit| -> String {
-                let sep = if h.context { '-' } else { ':' };
-                match &h.line {
-                    Some(n) => format!("{n}{sep} {}", h.text),
-                    None if h.context => format!("- {}", h.text),
-                    None => h.text.clone(),
-                }
-            };
-            if f.hits.len() == 1 && f.matches + f.context == 1 {
-                let h = &f.hits[0];
-                let line = match &h.line {
-                    Some(n) => format!("{}:{n}: {}", f.path, h.text),
-                    None => format!("{}: {}", f.path, h.text),
-                };
-                used += line.len() + 1;
-                out.push(line);
-                continue;
+        }
+        for (dir, members) in &folders {
+            // three files or more: the folder line then costs fewer tokens than it saves
+            // (deeper indentation costs none: a run of spaces is one token)
+            let grouped = !dir.is_empty() && members.len() >= 3 && used <= BUDGET_CHARS;
+            if grouped {
+                used += dir.len() + 1;
+                out.push(dir.to_string());
             }
-            let count = if f.context > 0 {
-                format!(
-                    "{} {}",
-                    f.matches,
-                    if f.matches == 1 { "match" } else { "matches" }
-                )
-            } else {
-                f.matches.to_string()
-            };
-            out.push(format!("{} ({count}):", f.path));
-            let mut shown = 0u64;
-            // without context lines, a text hit on several lines is printed once with all
-            // its line numbers (`12,40,88: text`): every location stays
-            let merge = f.context == 0 && f.hits.iter().all(|h| h.line.is_some() && !h.context);
-            let mut groups: Vec<(Vec<&str>, &Hit)> = Vec::new();
-            if merge {
-                let mut at: HashMap<&str, usize> = HashMap::new();
-                for h in &f.hits {
-                    let n = h.line.as_deref().unwrap_or("");
-                    match at.get(h.text.as_str()) {
-                        Some(&i) => groups[i].0.push(n),
-                        None => {
-                            at.insert(h.text.as_str(), groups.len());
-                            groups.push((vec![n], h));
-                        }
+            let (cut, ind) = if grouped { (dir.len(), "  ") } else { (0, "") };
+            for &i in members {
+                let f = &self.files[i];
+                let name = &f.path[cut..];
+                if used > BUDGET_CHARS {
+                    omitted += f.matches + f.context;
+                    if counted_only < 2000 {
+                        out.push(format!(
+                            "{ind}{name}: {} {} not shown",
+                            f.matches,
+                            if f.matches == 1 { "match" } else { "matches" }
+                        ));
                     }
+                    counted_only += 1;
+                    continue;
                 }
-            }
-            if merge && groups.len() < f.hits.len() {
-                for (lines, h) in &groups {
-                    if used > BUDGET_CHARS {
-                        break;
-                    }
-                    let line = format!("  {}: {}", lines.join(","), h.text)
-                        .trim_end()
-                        .to_string();
-                    used += line.len() + 1;
-                    out.push(line);
-                    shown += lines.len() as u64;
-                }
-            } else {
-                for h in &f.hits {
-                    if used > BUDGET_CHARS {
-                        break;
-                    }
-                    let line = format!("  {}", fmt(h)).trim_end().to_string();
-                    used += line.len() + 1;
-                    out.push(line);
-                    shown += 1;
-                }
-            }
-            let rest = f.matches + f.context - shown;
-            if rest > 0 {
-                omitted += rest;
-                out.push(format!("  … +{rest} more lines not shown"));
+                omitted += render_file(f, name, ind, &mut out, &mut used);
             }
         }
         if counted_only > 2000 {
@@ -546,6 +502,96 @@ impl Search {
         }
         (out, omitted)
     }
+}
+
+/// Without context lines, a file's hits by text, each with all its line numbers, in the
+/// order first seen; `None` when context lines are shown or a hit has no line number.
+fn by_text(f: &File) -> Option<Vec<(Vec<&str>, &Hit)>> {
+    if f.context > 0 || !f.hits.iter().all(|h| h.line.is_some() && !h.context) {
+        return None;
+    }
+    let mut groups: Vec<(Vec<&str>, &Hit)> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for h in &f.hits {
+        let n = h.line.as_deref().unwrap_or("");
+        match at.get(h.text.as_str()) {
+            Some(&i) => groups[i].0.push(n),
+            None => {
+                at.insert(h.text.as_str(), groups.len());
+                groups.push((vec![n], h));
+            }
+        }
+    }
+    Some(groups)
+}
+
+/// One file's hits, as `name`, each line indented by `ind`; returns the hits not shown.
+/// One hit stays one line (`name:12: text`); one text on several lines, and nothing else,
+/// is one line too (`name:12,40,88: text`); otherwise a `name (N):` header and one
+/// indented line per hit, where a text on several lines is printed once with all its
+/// line numbers (`  12,40,88: text`) unless context lines are shown.
+fn render_file(f: &File, name: &str, ind: &str, out: &mut Vec<String>, used: &mut usize) -> u64 {
+    let mut push = |line: String, used: &mut usize| {
+        let line = line.trim_end().to_string();
+        *used += line.len() + 1;
+        out.push(line);
+    };
+    if f.hits.len() == 1 && f.matches + f.context == 1 {
+        let h = &f.hits[0];
+        match &h.line {
+            Some(n) => push(format!("{ind}{name}:{n}: {}", h.text), used),
+            None => push(format!("{ind}{name}: {}", h.text), used),
+        }
+        return 0;
+    }
+    let groups = by_text(f);
+    let merge = groups.is_some();
+    let groups = groups.unwrap_or_default();
+    let total = f.matches + f.context;
+    if merge && groups.len() == 1 && f.hits.len() as u64 == total {
+        let (lines, h) = &groups[0];
+        push(format!("{ind}{name}:{}: {}", lines.join(","), h.text), used);
+        return 0;
+    }
+    let count = if f.context > 0 {
+        format!(
+            "{} {}",
+            f.matches,
+            if f.matches == 1 { "match" } else { "matches" }
+        )
+    } else {
+        f.matches.to_string()
+    };
+    push(format!("{ind}{name} ({count}):"), used);
+    let mut shown = 0u64;
+    if merge && groups.len() < f.hits.len() {
+        for (lines, h) in &groups {
+            if *used > BUDGET_CHARS {
+                break;
+            }
+            push(format!("{ind}  {}: {}", lines.join(","), h.text), used);
+            shown += lines.len() as u64;
+        }
+    } else {
+        for h in &f.hits {
+            if *used > BUDGET_CHARS {
+                break;
+            }
+            let sep = if h.context { '-' } else { ':' };
+            let line = match &h.line {
+                Some(n) => format!("{ind}  {n}{sep} {}", h.text),
+                None if h.context => format!("{ind}  - {}", h.text),
+                None => format!("{ind}  {}", h.text),
+            };
+            push(line, used);
+            shown += 1;
+        }
+    }
+    let rest = total - shown;
+    if rest > 0 {
+        out.push(format!("{ind}  … +{rest} more lines not shown"));
+    }
+    rest
 }
 
 /// Holds `-NUM-` somewhere after its start (a context line `path-12-text`).
@@ -653,6 +699,21 @@ mod tests {
             "src/a.rs (5):\n  3,17,40,88: use crate::error::Result;\n  90: let r: Result<()> = run();\nsrc/b.rs:1: use crate::error::Result;"
         );
         assert_eq!(out.facts[0], ("match".to_string(), 6));
+        assert_eq!(out.omitted, 0);
+    }
+
+    #[test]
+    fn a_folder_of_three_files_or_more_is_written_once() {
+        let text = "src/api/a.ts:3:TODO x\nsrc/api/b.ts:9:TODO y\nsrc/api/b.ts:12:TODO y\n\
+                    lib/one.ts:1:TODO z\nsrc/api/c.ts:4:TODO w\nsrc/api/c.ts:5:TODO v\n\
+                    lib/two.ts:2:TODO u\n";
+        let out = run("grep -rn TODO .", text).unwrap();
+        assert_eq!(
+            out.lines.join("\n"),
+            "src/api/\n  a.ts:3: TODO x\n  b.ts:9,12: TODO y\n  c.ts (2):\n    4: TODO w\n    5: TODO v\n\
+             lib/one.ts:1: TODO z\nlib/two.ts:2: TODO u"
+        );
+        assert_eq!(out.facts[0], ("match".to_string(), 7));
         assert_eq!(out.omitted, 0);
     }
 
