@@ -225,6 +225,11 @@ pub struct Session<'p> {
     engine: LineEngine<'p>,
     structured: Option<Box<dyn Structured + 'p>>,
     partial: Vec<u8>,
+    /// The current chunk lowercased, and where keywords start in it (see `push`).
+    lower: Vec<u8>,
+    keywords: Vec<usize>,
+    /// Where the current chunk holds a byte that cleaning acts on.
+    cleaned_at: Vec<usize>,
     raw: RawStats,
     prefix: Vec<u8>,
     prefix_complete: bool,
@@ -273,6 +278,9 @@ impl Plan {
             engine,
             structured,
             partial: Vec::new(),
+            lower: Vec::new(),
+            keywords: Vec::new(),
+            cleaned_at: Vec::new(),
             raw: RawStats::default(),
             prefix: Vec::new(),
             prefix_complete: true,
@@ -314,6 +322,20 @@ impl<'p> Session<'p> {
         // one validation for the whole chunk: then every line inside it is text as it is
         // (a line ends at a newline byte, which never splits a character)
         let chunk_text = std::str::from_utf8(chunk).is_ok();
+        // one keyword search for the whole chunk: a line without a keyword start is not
+        // searched again, unless cleaning could join its text into a keyword (a carriage
+        // return, an escape code or an 8-bit CSI lead byte in it)
+        let checked = chunk_text && self.engine.classifies();
+        if checked {
+            self.lower.clear();
+            self.lower.extend_from_slice(chunk);
+            self.lower.make_ascii_lowercase();
+            crate::reduce::signal::keyword_starts(&self.lower, &mut self.keywords);
+            self.cleaned_at.clear();
+            self.cleaned_at
+                .extend(memchr::memchr3_iter(b'\r', 0x1b, 0xc2, chunk));
+        }
+        let (mut next_keyword, mut next_cleaned) = (0, 0);
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
             if self.overlong {
@@ -325,7 +347,13 @@ impl<'p> Session<'p> {
                 if chunk_text {
                     // SAFETY: a prefix of a valid UTF-8 chunk ending before a newline byte
                     let line = unsafe { std::str::from_utf8_unchecked(&rest[..nl]) };
-                    self.line_text(&rest[..nl], line);
+                    let keyword_free = checked && {
+                        let (start, end) =
+                            (chunk.len() - rest.len(), chunk.len() - rest.len() + nl);
+                        !any_in(&self.keywords, &mut next_keyword, start, end)
+                            && !any_in(&self.cleaned_at, &mut next_cleaned, start, end)
+                    };
+                    self.line_text(&rest[..nl], line, keyword_free);
                 } else {
                     self.line(&rest[..nl]);
                 }
@@ -360,11 +388,12 @@ impl<'p> Session<'p> {
             Ok(s) => std::borrow::Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        self.line_text(bytes, &text);
+        self.line_text(bytes, &text, false);
     }
 
     /// One line: `bytes` as they came, `text` the same as text.
-    fn line_text(&mut self, bytes: &[u8], text: &str) {
+    /// `keyword_free`: see [`LineEngine::push_line_checked`].
+    fn line_text(&mut self, bytes: &[u8], text: &str, keyword_free: bool) {
         self.raw.lines += 1;
         // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
@@ -372,7 +401,7 @@ impl<'p> Session<'p> {
         } else if self.raw.lines.is_multiple_of(16) {
             self.raw_milli += 16 * (tokens::estimate_milli(bytes) + NEWLINE_MILLI);
         }
-        self.engine.push_line(text);
+        self.engine.push_line_checked(text, keyword_free);
         if let Some(s) = &mut self.structured {
             let clean = self.engine.clean(text);
             s.push(&clean);
@@ -908,6 +937,15 @@ pub fn compact_text(
         s.finish(exit_code, fin)
     };
     (plan, result)
+}
+
+/// Does sorted `at` hold an offset in `start..end`? `next` walks forward through `at`
+/// across calls with increasing ranges.
+fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
+    while *next < at.len() && at[*next] < start {
+        *next += 1;
+    }
+    at.get(*next).is_some_and(|&k| k < end)
 }
 
 #[cfg(test)]

@@ -94,4 +94,42 @@ proptest! {
         };
         prop_assert_eq!(whole.inline_text, split.inline_text);
     }
+
+    /// Keywords are searched once per chunk, and again per line only where a line spans
+    /// chunks: fed whole or a byte at a time, the same lines count as errors and warnings.
+    #[test]
+    fn keyword_search_per_chunk_agrees_with_per_line(
+        words in prop::collection::vec(
+            prop_oneof![
+                Just("error"), Just("Errors"), Just("ERROR:"), Just("warning"), Just("WARN"),
+                Just("failed"), Just("not"), Just("found"), Just("not found"), Just("unable"),
+                Just("to"), Just("timed out"), Just("0 errors"), Just("src/error.rs"),
+                Just("deprecated"), Just("ok"), Just("GET /api/x 200"), Just("é"), Just("\n"),
+                // cleaning joins these into keywords: the line must be searched again
+                Just("er\x1b[0mror"), Just("zzzor\rerr"), Just("\x1b[33mWARN\x1b[0m"),
+                Just("fail\u{9b}0med"),
+                Just("\n"), Just("\n"),
+            ],
+            0..120,
+        ),
+        seps in prop::collection::vec(prop_oneof![Just(" "), Just(""), Just("-"), Just("\t")], 120),
+    ) {
+        let mut text = String::new();
+        for (i, w) in words.iter().enumerate() {
+            text.push_str(w);
+            text.push_str(seps[i]);
+        }
+        let req = Request { tool_name: "exec", command: Some("some-tool run"), ..Request::default() };
+        let plan = tokenjuice_core::compact::plan(&req, &[]);
+        let whole = { let mut s = plan.session(); s.push(text.as_bytes()); s.finish(1, &Finish::default()) };
+        let bytewise = {
+            let mut s = plan.session();
+            for b in text.as_bytes().chunks(1) {
+                s.push(b);
+            }
+            s.finish(1, &Finish::default())
+        };
+        prop_assert_eq!(whole.inline_text, bytewise.inline_text);
+        prop_assert_eq!(whole.facts, bytewise.facts);
+    }
 }

@@ -62,29 +62,6 @@ pub struct Pending<'a> {
     pub block_start: bool,
 }
 
-impl Pending<'_> {
-    fn into_entry(self) -> Entry {
-        Entry {
-            first: self.line_no,
-            last: self.line_no,
-            text: self.text.into_owned(),
-            last_text: None,
-            second_text: None,
-            count: 1,
-            identical: true,
-            keep: self.keep,
-            level: self.level,
-            shape: self.shape,
-            group: self.group,
-            repeat_of: self.repeat_of,
-            omitted_before: 0,
-            omitted_signals_before: 0,
-            filtered_before: 0,
-            block_start: self.block_start,
-        }
-    }
-}
-
 /// Head, tail ring and kept middle for one sequence of entries.
 #[derive(Debug, Default)]
 pub struct Track {
@@ -103,6 +80,8 @@ pub struct Track {
     /// Repeats of each signal group that were cut.
     pub hidden_repeats: Vec<u64>,
     unlimited: bool,
+    /// The text buffer of the last entry dropped from the ring, for the next entry.
+    spare: Option<String>,
 }
 
 impl Track {
@@ -209,8 +188,45 @@ impl Track {
         next.omitted_before += old.omitted_before + old.count;
         next.omitted_signals_before += old.omitted_signals_before + signals;
         next.filtered_before += old.filtered_before;
+        // the next entry's text reuses this buffer (one allocation less per line of a log)
+        if old.text.capacity() <= SPARE_MAX {
+            self.spare = Some(old.text);
+        }
+    }
+
+    /// `e` as an entry, its text copied into the last evicted entry's buffer if there is one.
+    fn entry_of(&mut self, e: Pending<'_>) -> Entry {
+        let text = match (e.text, self.spare.take()) {
+            (std::borrow::Cow::Borrowed(t), Some(mut buf)) => {
+                buf.clear();
+                buf.push_str(t);
+                buf
+            }
+            (t, _) => t.into_owned(),
+        };
+        Entry {
+            first: e.line_no,
+            last: e.line_no,
+            text,
+            last_text: None,
+            second_text: None,
+            count: 1,
+            identical: true,
+            keep: e.keep,
+            level: e.level,
+            shape: e.shape,
+            group: e.group,
+            repeat_of: e.repeat_of,
+            omitted_before: 0,
+            omitted_signals_before: 0,
+            filtered_before: 0,
+            block_start: e.block_start,
+        }
     }
 }
+
+/// Largest evicted text buffer kept for reuse.
+const SPARE_MAX: usize = 4096;
 
 /// Options that do not come from the rule.
 #[derive(Debug, Clone, Copy, Default)]
@@ -329,13 +345,29 @@ impl<'r> LineEngine<'r> {
 
     /// Feed one raw line (without its newline).
     pub fn push_line(&mut self, raw: &str) {
+        self.push_line_checked(raw, false);
+    }
+
+    /// Whether lines are classified as error/warning at all.
+    pub fn classifies(&self) -> bool {
+        self.rule.settings.signals
+    }
+
+    /// [`push_line`](Self::push_line), where `keyword_free` says the caller found no
+    /// keyword in `raw` and `raw` holds no carriage return or escape code (so cleaning
+    /// cannot make one): it then is not searched again.
+    pub fn push_line_checked(&mut self, raw: &str, keyword_free: bool) {
         self.line_no += 1;
         let cleaned = self.clean(raw);
-        self.push_clean(&cleaned);
+        self.push_clean_checked(&cleaned, keyword_free);
     }
 
     /// Feed one already-cleaned line.
     pub fn push_clean(&mut self, line: &str) {
+        self.push_clean_checked(line, false);
+    }
+
+    fn push_clean_checked(&mut self, line: &str, keyword_free: bool) {
         let rule = self.rule;
         let s = &rule.settings;
 
@@ -384,7 +416,7 @@ impl<'r> LineEngine<'r> {
             }
         }
 
-        let level = if s.signals {
+        let level = if s.signals && !keyword_free {
             signal::classify_with(line, &mut self.lower)
         } else {
             Level::None
@@ -581,7 +613,8 @@ impl<'r> LineEngine<'r> {
                 }
             }
         }
-        track.push(e.into_entry());
+        let entry = track.entry_of(e);
+        track.push(entry);
     }
 
     /// Counter values as the rule's `counterSource` says.
