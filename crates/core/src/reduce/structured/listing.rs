@@ -652,10 +652,27 @@ impl Listing {
                 out.push(line);
                 continue;
             }
-            let head = if g.dir.is_empty() && single {
-                g.prefix.clone()
+            let headed = !(g.dir.is_empty() && single);
+            // names that all end in one extension are written without it, said once (not
+            // where numbered names fold to a few items anyway)
+            let ext = if headed && unstored == 0 {
+                shared_extension(&names)
+                    .filter(|_| fold_numbered_set(&names).len() >= 4)
+                    .map(str::to_string)
             } else {
-                format!("{}{} ({}): ", g.prefix, label(&g.dir), g.count)
+                None
+            };
+            let names: Vec<String> = match &ext {
+                Some(e) => names
+                    .iter()
+                    .map(|n| n[..n.len() - e.len() - 1].to_string())
+                    .collect(),
+                None => names,
+            };
+            let head = match &ext {
+                Some(e) => format!("{}{} ({}, all *.{e}): ", g.prefix, label(&g.dir), g.count),
+                None if headed => format!("{}{} ({}): ", g.prefix, label(&g.dir), g.count),
+                None => g.prefix.clone(),
             };
             let mut line = head.clone();
             let mut shown = 0u64;
@@ -704,6 +721,29 @@ impl Listing {
         }
         (out, omitted)
     }
+}
+
+/// The extension every one of four or more names ends in (`py` for `a.py b.py …`), where
+/// no name is a folder (`x/`), a dotfile or the extension alone.
+fn shared_extension(names: &[String]) -> Option<&str> {
+    if names.len() < 4 {
+        return None;
+    }
+    let ext_of = |n: &str| -> Option<usize> {
+        let dot = n.rfind('.')?;
+        let ext = &n[dot + 1..];
+        (dot > 0
+            && !n.starts_with('.')
+            && (1..=8).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then_some(dot)
+    };
+    let first = &names[0];
+    let ext = &first[ext_of(first)? + 1..];
+    names
+        .iter()
+        .all(|n| ext_of(n).is_some_and(|d| &n[d + 1..] == ext))
+        .then_some(ext)
 }
 
 /// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
@@ -1243,6 +1283,50 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
     }
 
     #[test]
+    fn an_extension_all_names_share_is_said_once() {
+        let out = run(
+            "find src",
+            "src/a.py\nsrc/b.py\nsrc/c.py\nsrc/d.py\nlib/a.py\nlib/b.py\nlib/c.txt\nlib/d.py\n",
+        )
+        .unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("src/ (4, all *.py): a b c d"), "{t}");
+        assert!(t.contains("lib/ (4): a.py b.py c.txt d.py"), "{t}");
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            shared_extension(&names(&["a.rs", "b.rs", "c.rs", "d.rs"])),
+            Some("rs")
+        );
+        // three names, a folder, a dotfile, a bare `.rs`, a long or odd extension: kept whole
+        assert_eq!(shared_extension(&names(&["a.rs", "b.rs", "c.rs"])), None);
+        assert_eq!(
+            shared_extension(&names(&["a.rs", "b.rs", "c.rs", "d.rs/"])),
+            None
+        );
+        assert_eq!(
+            shared_extension(&names(&["a.rs", "b.rs", "c.rs", ".rs"])),
+            None
+        );
+        assert_eq!(
+            shared_extension(&names(&["a.rs", "b.rs", "c.rs", "d"])),
+            None
+        );
+        assert_eq!(
+            shared_extension(&names(&["a.x-y", "b.x-y", "c.x-y", "d.x-y"])),
+            None
+        );
+        assert_eq!(
+            shared_extension(&names(&[
+                "a.abcdefghi",
+                "b.abcdefghi",
+                "c.abcdefghi",
+                "d.abcdefghi"
+            ])),
+            None
+        );
+    }
+
+    #[test]
     fn huge_listing_is_cut_with_counts() {
         let mut text = String::new();
         for d in 0..300 {
@@ -1254,7 +1338,10 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         let out = run("fd . src", &text).unwrap();
         assert!(out.omitted > 0);
         let t = out.lines.join("\n");
-        assert!(t.contains("src/module_000/ (40): file_000_m0.rs"), "{t}");
+        assert!(
+            t.contains("src/module_000/ (40, all *.rs): file_000_m0 file_001_m0"),
+            "{t}"
+        );
         assert!(t.contains("src/module_299/ (40 entries not shown)"));
         assert_eq!(out.facts[0], ("path".to_string(), 12_000));
     }
