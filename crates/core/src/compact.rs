@@ -54,6 +54,8 @@ pub struct Plan {
     /// Problems met while planning (a broken rule was replaced by the fallback, …).
     pub warnings: Vec<String>,
     pub forced: bool,
+    /// The structured reducer that reads the output beside the rule's line engine.
+    pub reducer: Option<&'static str>,
 }
 
 /// Plan a compaction. `file_rules` are the loaded user and project rules.
@@ -115,7 +117,12 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
     } else {
         (rule, Mode::Reduce)
     };
+    let reducer = match &rule.reducer {
+        Some(name) if !req.no_omit => structured::for_command(name, &norm),
+        _ => None,
+    };
     Plan {
+        reducer,
         norm,
         mode,
         rule,
@@ -268,10 +275,7 @@ impl Plan {
             },
         );
         let structured = self
-            .rule
             .reducer
-            .as_deref()
-            .filter(|_| !self.no_omit)
             .and_then(|name| structured::create(name, &self.norm));
         Session {
             plan: self,
@@ -884,7 +888,7 @@ impl<'p> Session<'p> {
                 .chain(plan.warnings.iter())
                 .cloned()
                 .collect(),
-            structured_reducer: plan.rule.reducer.clone(),
+            structured_reducer: plan.reducer.map(str::to_string),
             lines,
         });
         CompactResult {
@@ -1078,5 +1082,34 @@ mod tests {
         let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
         assert_eq!(r.classification.matched_reducer, "devops/docker-ps");
         assert_eq!(r.facts.get("container"), Some(&serde_json::Value::from(2)));
+    }
+
+    #[test]
+    fn the_plan_names_the_structured_reducer_the_trace_shows() {
+        let reducer_of = |cmd: &str, no_omit: bool| {
+            let req = Request {
+                tool_name: "exec",
+                command: Some(cmd),
+                no_omit,
+                ..Request::default()
+            };
+            let p = plan(&req, &[]);
+            let fin = Finish {
+                trace: true,
+                ..Finish::default()
+            };
+            let traced = compact_text(&req, &[], b"src/a.rs\n", 0, &fin)
+                .1
+                .trace
+                .and_then(|t| t.structured_reducer);
+            assert_eq!(traced.as_deref(), p.reducer, "{cmd}");
+            p.reducer
+        };
+        assert_eq!(reducer_of("rg -n TODO src", false), Some("search"));
+        // a list of files, not of hits
+        assert_eq!(reducer_of("rg -l TODO src", false), Some("listing"));
+        assert_eq!(reducer_of("grep -rl TODO src", false), Some("listing"));
+        assert_eq!(reducer_of("rg -l TODO src", true), None);
+        assert_eq!(reducer_of("some-tool run", false), None);
     }
 }

@@ -150,14 +150,7 @@ pub const REGISTRY: &[(&str, Make)] = &[
     }),
     ("ctest", |_| Box::new(xunit::Xunit::new(xunit::Kind::Ctest))),
     ("listing", |n| Box::new(listing::Listing::new(n))),
-    ("search", |n| {
-        // `rg -l`, `grep -rl`: a list of files, not of hits
-        if search::lists_files(n) {
-            Box::new(listing::Listing::new(n))
-        } else {
-            Box::new(search::Search::new(n))
-        }
-    }),
+    ("search", |n| Box::new(search::Search::new(n))),
     ("ps", |_| Box::<ps::Ps>::default()),
     ("http", |_| Box::<http::Http>::default()),
     ("table", |_| Box::<table::Table>::default()),
@@ -186,6 +179,19 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 pub fn is_known(name: &str) -> bool {
     REGISTRY.iter().any(|(n, _)| *n == name)
+}
+
+/// The reducer that reads this command's output when its rule names `name`: the name
+/// itself, except where the command's own flags change what it prints (`rg -l`,
+/// `grep -rl`: a list of files, not of hits, so `listing`). None for an unknown name.
+/// Decided once, when the command is planned (and shown by `--trace`).
+pub fn for_command(name: &str, norm: &Normalized) -> Option<&'static str> {
+    let known = REGISTRY.iter().find(|(n, _)| *n == name).map(|(n, _)| *n)?;
+    Some(if known == "search" && search::lists_files(norm) {
+        "listing"
+    } else {
+        known
+    })
 }
 
 /// A fresh reducer for `name`, or None for an unknown name.
