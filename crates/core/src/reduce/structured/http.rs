@@ -385,7 +385,12 @@ mod tests {
         .unwrap();
         let t = out.lines.join("\n");
         assert!(t.contains("HTTP/1.1 200 OK"), "{t}");
-        assert!(t.contains("more items"), "{t}");
+        assert!(
+            t.contains("items: 500 records of id, name, one per line"),
+            "{t}"
+        );
+        assert!(t.contains("more records not shown"), "{t}");
+        assert!(t.contains("\n499, \"item 499\""), "{t}");
         assert!(t.contains("\"total\":500"), "{t}");
         assert!(out.omitted > 0);
     }

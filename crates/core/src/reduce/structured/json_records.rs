@@ -3,6 +3,8 @@
 //! a top-level object (`{"Buckets": […], "Owner": {…}}`), print one minified element per
 //! line under a `key (N):` heading; other values print as `key: value`. Very long records
 //! (over 20,000 characters) are clipped with a marker; past [`MAX_RECORDS`] per array the rest is counted.
+//! An array of four or more records with the same fields prints as a table instead
+//! ([`crate::reduce::json::Table`]): field names once, then one line of values per record.
 
 use serde_json::Value;
 
@@ -12,6 +14,8 @@ use crate::reduce::text::clip_line;
 const MAX_BYTES: usize = 8 << 20;
 const MAX_RECORDS: usize = 300;
 const MAX_RECORD_CHARS: usize = 20_000;
+/// Most characters of table rows per array (records with the same fields).
+const TABLE_CHARS: usize = 64 * 1024;
 
 #[derive(Default)]
 pub struct JsonRecords {
@@ -73,6 +77,15 @@ fn array(
     omitted: &mut u64,
     records: &mut u64,
 ) {
+    // records with the same fields: a table (every value kept, field names said once)
+    if let Some(t) = crate::reduce::json::Table::of(a) {
+        let name = key.map(|k| format!("{k}: ")).unwrap_or_default();
+        let (l, cut) = t.render(&name, TABLE_CHARS);
+        lines.extend(l);
+        *omitted += cut;
+        *records += a.len() as u64;
+        return;
+    }
     let indent = if let Some(k) = key {
         lines.push(format!("{k} ({}):", a.len()));
         "  "
