@@ -45,11 +45,11 @@ pub fn summarize(v: &Value, what: &str) -> (Vec<String>, u64) {
 }
 
 /// Most characters of table rows shown for one array; past it the middle rows are counted.
-const TABLE_ROWS_CHARS: usize = JSON_TARGET / 2;
+const TABLE_ROWS_CHARS: usize = 2400;
 
 /// An array of four or more objects that all have the same fields, read as a table: each
 /// field's name is said once, a field with one value in every record is said once, and
-/// each record is one line of the other fields' values (JSON literals, `, ` between them).
+/// each record is one line of the other fields' values (JSON literals, comma-separated).
 /// Nested objects count by their leaves (`stock.count`); arrays and empty objects are
 /// values. Nothing is left out but rows past [`TABLE_ROWS_CHARS`], which are counted.
 pub struct Table<'a> {
@@ -134,7 +134,7 @@ impl<'a> Table<'a> {
             .iter()
             .map(|r| {
                 let cells: Vec<String> = r.iter().map(|v| literal(v)).collect();
-                clip_line(&cells.join(", "), 4000).into_owned()
+                clip_line(&cells.join(","), 4000).into_owned()
             })
             .collect();
         let total: usize = rows.iter().map(|r| r.len() + 1).sum();
@@ -305,8 +305,8 @@ mod tests {
             lines[1],
             r#"items: 2000 records of id, name, at.rack, one per line; in every record tags=["a","b"], at.zone="eu""#
         );
-        assert_eq!(lines[2], r#"0, "item-0", 0"#);
-        assert_eq!(lines.last().unwrap(), r#"1999, "item-1999", 4"#);
+        assert_eq!(lines[2], r#"0,"item-0",0"#);
+        assert_eq!(lines.last().unwrap(), r#"1999,"item-1999",4"#);
         let gap = lines
             .iter()
             .find(|l| l.ends_with("more records not shown"))
@@ -323,12 +323,12 @@ mod tests {
             summarize(&Value::Array(list), "JSON").0,
             vec![
                 r#"6 records of name, ready, one per line; in every record kind="Service""#,
-                r#""svc-0", true"#,
-                r#""svc-1", true"#,
-                r#""svc-2", true"#,
-                r#""svc-3", false"#,
-                r#""svc-4", true"#,
-                r#""svc-5", true"#,
+                r#""svc-0",true"#,
+                r#""svc-1",true"#,
+                r#""svc-2",true"#,
+                r#""svc-3",false"#,
+                r#""svc-4",true"#,
+                r#""svc-5",true"#,
             ]
         );
         // not where a table would not be clearly smaller, nor where fields differ

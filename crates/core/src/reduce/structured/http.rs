@@ -390,7 +390,7 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("more records not shown"), "{t}");
-        assert!(t.contains("\n499, \"item 499\""), "{t}");
+        assert!(t.contains("\n499,\"item 499\""), "{t}");
         assert!(t.contains("\"total\":500"), "{t}");
         assert!(out.omitted > 0);
     }
