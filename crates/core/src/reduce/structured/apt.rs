@@ -4,7 +4,9 @@
 //! and the indented names under it), the counts line, download and disk sizes,
 //! `E:`/`W:` messages, dpkg errors, config-file notes and every error/warning line.
 //! `Setting up pkg:arch (version) ...` lines fold into one `Set up (N): pkg version, …`
-//! line (likewise `Removing`, and the simulated `Inst`/`Remv` lines of `-s`).
+//! line (likewise `Removing`, and the simulated `Inst`/`Remv` lines of `-s`). A list of
+//! eight or more names that all appear in such a line is not written twice: its header
+//! gives the count and points there.
 //! Download (`Get:`), unpack, database progress, trigger lines and the chatter of
 //! maintainer scripts are dropped and counted.
 
@@ -119,6 +121,54 @@ fn inst_entry(rest: &str) -> String {
     }
 }
 
+/// A `The following packages will be upgraded:` (or installed / removed) list of eight or
+/// more names that are all also in the folded `label` list, which gives each with its
+/// version: the names are not written twice; the header says how many and where they are.
+/// Returns the lines saved.
+fn said_in_fold(lines: &mut Vec<String>, f: &Folded, label: &str, upgraded: bool) -> u64 {
+    if f.count == 0 || f.count != f.items.len() as u64 {
+        return 0;
+    }
+    let folded: std::collections::HashSet<&str> = f
+        .items
+        .iter()
+        .filter_map(|i| i.split_whitespace().next())
+        .collect();
+    let mut saved = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        let h = &lines[i];
+        let ours = h.starts_with("The following ")
+            && h.ends_with(':')
+            && if upgraded {
+                h.ends_with("will be upgraded:") || h.ends_with("will be installed:")
+            } else {
+                h.ends_with("will be REMOVED:")
+            };
+        let end = i
+            + 1
+            + lines[i + 1..]
+                .iter()
+                .take_while(|l| l.starts_with(' '))
+                .count();
+        let names: Vec<&str> = lines[i + 1..end]
+            .iter()
+            .flat_map(|l| l.split_whitespace())
+            .collect();
+        // (a short list costs less than saying where it is)
+        if ours && names.len() >= 8 && names.iter().all(|n| folded.contains(n)) {
+            lines[i] = format!(
+                "{h} {} (each in {label} below, with its version)",
+                names.len()
+            );
+            lines.drain(i + 1..end);
+            saved += (end - i - 1) as u64;
+        }
+        i += 1;
+    }
+    saved
+}
+
 impl Apt {
     fn keep(&mut self, line: &str) {
         if self.lines.len() >= MAX_LINES {
@@ -231,6 +281,15 @@ impl Structured for Apt {
         for (at, l) in folded {
             lines.insert(at.min(lines.len()), l);
         }
+        let mut said_below = 0u64;
+        for (f, label, upgraded) in [
+            (&self.set_up, "Set up", true),
+            (&self.inst, "Inst (simulated)", true),
+            (&self.removed, "Removed", false),
+            (&self.remv, "Remv (simulated)", false),
+        ] {
+            said_below += said_in_fold(&mut lines, f, label, upgraded);
+        }
         if self.omitted > 0 {
             lines.push(format!("... {} more lines not shown ...", self.omitted));
         }
@@ -251,7 +310,7 @@ impl Structured for Apt {
             lines,
             facts,
             omitted: self.omitted,
-            filtered: self.filtered + folded_lines,
+            filtered: self.filtered + folded_lines + said_below,
             facts_line: false,
         })
     }
@@ -312,6 +371,34 @@ E: Sub-process /usr/bin/dpkg returned an error code (1)
                 "E: Sub-process /usr/bin/dpkg returned an error code (1)",
             ]
         );
+    }
+
+    #[test]
+    fn a_long_list_is_not_written_twice() {
+        let names = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"];
+        let mut text = format!(
+            "The following packages will be upgraded:\n  {}\n  {}\n8 upgraded, 0 newly installed, 0 to remove and 0 not upgraded.\n",
+            names[..5].join(" "),
+            names[5..].join(" ")
+        );
+        for n in names {
+            text.push_str(&format!("Setting up {n}:amd64 (2.0-1) ...\n"));
+        }
+        let out = run(&text).unwrap();
+        assert_eq!(
+            out.lines[0],
+            "The following packages will be upgraded: 8 (each in Set up below, with its version)"
+        );
+        assert!(
+            out.lines[2].starts_with("Set up (8): a1 2.0-1, b2 2.0-1"),
+            "{:?}",
+            out.lines
+        );
+        // one name that was not set up (a held package, a failed one): the list stays
+        let text = text.replace("Setting up h8:amd64 (2.0-1) ...\n", "");
+        let out = run(&text).unwrap();
+        assert_eq!(out.lines[0], "The following packages will be upgraded:");
+        assert_eq!(out.lines[2], "  f6 g7 h8");
     }
 
     #[test]
