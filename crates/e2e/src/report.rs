@@ -96,8 +96,15 @@ fn latency_cell(v: &Value) -> String {
             };
             let mut without: Vec<i64> = runs.iter().map(|r| r.0).collect();
             without.sort_unstable();
+            // with eight rounds or more, the middle half of the rounds too (the range alone
+            // is set by the two noisiest)
+            let middle = if n >= 8 {
+                format!(", middle half {:+}…{:+}", d[n / 4], d[n - 1 - n / 4])
+            } else {
+                String::new()
+            };
             format!(
-                "{median:+} ms (median of {n} rounds, each {:+}…{:+}; host alone ~{} ms; {build} build)",
+                "{median:+} ms (median of {n} rounds, each {:+}…{:+}{middle}; host alone ~{} ms; {build} build)",
                 d[0],
                 d[n - 1],
                 without[n / 2]
@@ -170,6 +177,12 @@ mod tests {
         assert_eq!(
             latency_cell(&v),
             "+1 ms (median of 3 rounds, each +0…+12; host alone ~41 ms; release build)"
+        );
+        let runs: Vec<Value> = (0..8).map(|i| json!([40, 40 + i])).collect();
+        let v = json!({"build": "release", "latency_runs": runs});
+        assert_eq!(
+            latency_cell(&v),
+            "+3.5 ms (median of 8 rounds, each +0…+7, middle half +2…+5; host alone ~40 ms; release build)"
         );
         let v = json!({"build": "release", "latency_runs": [[40, 44], [40, 41]]});
         assert_eq!(

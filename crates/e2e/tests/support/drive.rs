@@ -108,15 +108,28 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     let tmp = tempfile::tempdir().unwrap();
     // both sessions at the same path, one after the other, so paths in outputs compare equal
     let work = tmp.path().join("session");
-    let without = session(case, agent, &work, false);
-    check_side_effects(&without);
-    let keep = tmp.path().join("without-project");
+    // `scripts/bench hosts` alternates the order between rounds, so neither session
+    // always gets the warmer caches
+    let with_first = std::env::var_os("TOKENJUICE_E2E_WITH_FIRST").is_some_and(|v| !v.is_empty());
+    let first = session(case, agent, &work, with_first);
+    check_side_effects(&first);
+    let keep = tmp.path().join("first-project");
     std::fs::rename(&work, &keep).unwrap();
-    let with = session(case, agent, &work, true);
-    check_side_effects(&with);
-    let without = Run {
-        outcome: without.outcome,
+    let second = session(case, agent, &work, !with_first);
+    check_side_effects(&second);
+    let with_dir = if with_first {
+        keep.clone()
+    } else {
+        work.clone()
+    };
+    let first = Run {
+        outcome: first.outcome,
         project: keep,
+    };
+    let (without, with) = if with_first {
+        (second, first)
+    } else {
+        (first, second)
     };
     let n = case.scenarios.len();
     for (label, run) in [("without", &without), ("with", &with)] {
@@ -177,7 +190,7 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     let (lat_without, lat_with) = (times(&without), times(&with));
     // inside the agent, what the prefix itself added to each trivial command (its time minus
     // the command's; process start not included)
-    let own_us = own_time_us(&work.join("timing.log"), probes);
+    let own_us = own_time_us(&with_dir.join("timing.log"), probes);
     if let Some(us) = own_us {
         eprintln!(
             "{} tokenjuice's own time per trivial command inside the host (median of {probes}): {us} µs",
