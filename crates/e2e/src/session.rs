@@ -41,6 +41,8 @@ pub struct Spec {
     pub timeout: Duration,
     /// Files written before the start; `{PORT}` in the text is replaced.
     pub files: Vec<(PathBuf, String)>,
+    /// What the agent reads on stdin (stream-json input modes); nothing when `None`.
+    pub stdin: Option<String>,
 }
 
 /// What happened.
@@ -95,6 +97,7 @@ impl Spec {
                 .into_iter()
                 .map(|(p, t)| (PathBuf::from(p), t))
                 .collect(),
+            stdin: v["stdin"].as_str().map(str::to_string),
         })
     }
 
@@ -115,6 +118,7 @@ impl Spec {
             "cwd": self.cwd,
             "timeout_s": self.timeout.as_secs(),
             "files": self.files.iter().map(|(k, v)| (k.display().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "stdin": self.stdin,
         })
     }
 }
@@ -310,7 +314,14 @@ pub fn run(spec: &Spec) -> Result<Outcome, String> {
                 .map(|(k, v)| (k, v.replace("{PORT}", &port))),
         )
         .current_dir(&spec.cwd)
-        .stdin(Stdio::null())
+        .stdin(match &spec.stdin {
+            Some(text) => {
+                let path = out_dir.join("stdin");
+                std::fs::write(&path, text).map_err(|e| e.to_string())?;
+                Stdio::from(std::fs::File::open(&path).map_err(|e| e.to_string())?)
+            }
+            None => Stdio::null(),
+        })
         .stdout(std::fs::File::create(&stdout_path).map_err(|e| e.to_string())?)
         .stderr(std::fs::File::create(&stderr_path).map_err(|e| e.to_string())?);
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);

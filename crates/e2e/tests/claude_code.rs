@@ -63,6 +63,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
+        stdin: None,
     }
 }
 

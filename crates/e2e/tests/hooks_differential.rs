@@ -53,6 +53,7 @@ fn claude_session(
         cwd: project,
         timeout: support::timeout(),
         files: Vec::new(),
+        stdin: None,
     };
     support::run(&spec, work)
 }

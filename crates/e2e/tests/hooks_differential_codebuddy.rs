@@ -60,6 +60,7 @@ fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str)
         cwd: project,
         timeout: support::timeout(),
         files: Vec::new(),
+        stdin: None,
     };
     let o = support::run(&spec, work);
     o.results

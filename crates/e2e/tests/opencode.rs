@@ -70,6 +70,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             p.home.join(".config/opencode/opencode.json"),
             config().to_string(),
         )],
+        stdin: None,
     }
 }
 

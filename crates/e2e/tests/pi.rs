@@ -45,6 +45,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: vec![(p.home.join(".pi/agent/models.json"), models)],
+        stdin: None,
     }
 }
 
