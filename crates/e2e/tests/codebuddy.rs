@@ -103,3 +103,53 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     };
     drive::compare(&semantics, &agent);
 }
+
+/// The CodeBuddy CLI here is headless: it refuses a background command in `-p` mode and in
+/// stream-json mode alike (its own message suggests the latter), so the background-marking
+/// hook is proven only for the prefix itself (docs/hosts.md). When this fails, a CodeBuddy
+/// version runs background commands headless, and the marking hook can be tested for real.
+#[test]
+fn codebuddy_headless_refuses_background_commands() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let call = json!({"command": "echo bg-start; sleep 0.2; echo bg-done",
+        "description": "bg", "run_in_background": true});
+    for stream in [false, true] {
+        let work = tmp.path().join(if stream { "stream" } else { "print" });
+        let p = Paths {
+            work: work.clone(),
+            home: work.join("home"),
+            project: work.join("project"),
+            tools: work.join("agent-tools"),
+        };
+        std::fs::create_dir_all(&p.project).unwrap();
+        setup(&p);
+        let mut s = spec_yolo(&agent, &p, vec![call.clone()]);
+        if stream {
+            s.argv.truncate(3);
+            s.argv.extend(
+                [
+                    "--input-format",
+                    "stream-json",
+                    "--output-format",
+                    "stream-json",
+                    "-y",
+                ]
+                .map(String::from),
+            );
+            s.stdin = Some(
+                json!({"type": "user", "message": {"role": "user", "content": "run the commands"}})
+                    .to_string()
+                    + "\n",
+            );
+        }
+        let o = support::run(&s, &work);
+        let text = o.results.first().map(|r| r.text.as_str()).unwrap_or("");
+        assert!(
+            text.contains("Background command execution is not supported"),
+            "stream-json {stream}: {o:?}"
+        );
+    }
+}
