@@ -79,6 +79,7 @@ pub trait Structured {
 }
 
 pub mod apt;
+pub mod apt_list;
 pub mod cargo;
 pub mod cargo_test;
 pub mod gh;
@@ -121,6 +122,7 @@ pub const REGISTRY: &[(&str, Make)] = &[
     ("tree", |_| Box::<tree::Tree>::default()),
     ("pip", |_| Box::<pip::Pip>::default()),
     ("apt", |_| Box::<apt::Apt>::default()),
+    ("apt-list", |_| Box::<apt_list::AptList>::default()),
     ("cargo", |_| Box::<cargo::Cargo>::default()),
     ("cargo-test", |n| {
         let nextest = n.argv.iter().any(|a| a == "nextest");
