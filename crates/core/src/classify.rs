@@ -461,6 +461,18 @@ mod tests {
             "install/cargo-install"
         );
         assert!(n("cargo test").typed_argv.is_empty());
+        // env with nothing to run prints the environment; with a program, it is the program's
+        for bare in ["env", "env FOO=1", "printenv"] {
+            assert_eq!(
+                classify("exec", &n(bare), &[]).rule.id(),
+                "system/env",
+                "{bare}"
+            );
+        }
+        assert_eq!(
+            classify("exec", &n("env FOO=1 mytool run"), &[]).rule.id(),
+            "generic/fallback"
+        );
     }
 
     #[test]

@@ -514,6 +514,11 @@ pub fn strip_prefixes(argv: &[String], notes: &mut Vec<String>) -> Vec<String> {
                         break;
                     }
                 }
+                if i >= n {
+                    // nothing to run: env prints the environment, as printenv does
+                    notes.push("`env` with no command prints the environment (as printenv)".into());
+                    return vec!["printenv".to_string()];
+                }
             }
             "sudo" | "doas" => {
                 i += 1;
