@@ -635,6 +635,12 @@ impl<'p> Session<'p> {
         } else {
             &self.engine.main
         };
+        // a short output is shown whole (every entry is still in the head buffer)
+        let head = if s.whole_under > 0 && track.entries <= s.whole_under as u64 {
+            usize::MAX
+        } else {
+            head
+        };
         Chosen {
             body: render_track(track, head, tail, s.trim_edges),
             decision: if use_keep {
@@ -1082,6 +1088,41 @@ mod tests {
         let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
         assert_eq!(r.classification.matched_reducer, "devops/docker-ps");
         assert_eq!(r.facts.get("container"), Some(&serde_json::Value::from(2)));
+    }
+
+    #[test]
+    fn a_short_output_of_an_unknown_command_is_not_cut() {
+        let run = |n: usize, exit: i32| {
+            // distinct lines, nothing to fold: only the size decides
+            let text: String = (0..n)
+                .map(|i| {
+                    format!(
+                        "{}: value {}\n",
+                        ["alpha", "beta", "gamma"][i % 3],
+                        "x".repeat(i)
+                    )
+                })
+                .collect();
+            let req = Request {
+                tool_name: "exec",
+                command: Some("some-tool show"),
+                ..Request::default()
+            };
+            compact_text(&req, &[], text.as_bytes(), exit, &Finish::default()).1
+        };
+        for exit in [0, 1] {
+            let short = run(60, exit);
+            assert!(short
+                .inline_text
+                .contains(&format!("beta: value {}", "x".repeat(31))));
+            assert!(
+                !short.inline_text.contains("omitted"),
+                "{}",
+                short.inline_text
+            );
+            let long = run(61, exit);
+            assert!(long.inline_text.contains("omitted"), "{}", long.inline_text);
+        }
     }
 
     #[test]

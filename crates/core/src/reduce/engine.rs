@@ -268,7 +268,7 @@ pub struct LineEngine<'r> {
 impl<'r> LineEngine<'r> {
     pub fn new(rule: &'r CompiledRule, opts: EngineOptions) -> Self {
         let s = &rule.settings;
-        let head_cap = s.head.max(s.fail_head);
+        let head_cap = s.head.max(s.fail_head).max(s.whole_under);
         let ring_cap = s.tail.max(s.fail_tail).max(s.context_before + 1);
         let keep_track =
             (!rule.keep.is_empty()).then(|| Track::new(head_cap, ring_cap, opts.no_omit));

@@ -53,6 +53,8 @@ pub struct Settings {
     pub signals: bool,
     pub max_line_chars: usize,
     pub counter_source: CounterSource,
+    /// An output of at most this many entries is shown whole (0: no such size).
+    pub whole_under: usize,
 }
 
 /// Defaults of the original format: summarize 6/6, failure 6/12.
@@ -254,6 +256,7 @@ impl CompiledRule {
                 .unwrap_or_default(),
             signals: rule.signals.unwrap_or(true),
             max_line_chars: rule.max_line_chars.unwrap_or(DEFAULT_MAX_LINE_CHARS),
+            whole_under: sum.whole_under.unwrap_or(0),
             counter_source: rule.counter_source.unwrap_or_default(),
         };
         Ok(CompiledRule {

@@ -141,6 +141,13 @@ pub struct HeadTail {
     pub head: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tail: Option<usize>,
+    /// (ext) An output of at most this many lines (after folding) is shown whole.
+    #[serde(
+        default,
+        rename = "wholeUnder",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub whole_under: Option<usize>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
