@@ -118,12 +118,7 @@ fn codebuddy_headless_refuses_background_commands() {
         "description": "bg", "run_in_background": true});
     for stream in [false, true] {
         let work = tmp.path().join(if stream { "stream" } else { "print" });
-        let p = Paths {
-            work: work.clone(),
-            home: work.join("home"),
-            project: work.join("project"),
-            tools: work.join("agent-tools"),
-        };
+        let p = Paths::under(&work);
         std::fs::create_dir_all(&p.project).unwrap();
         setup(&p);
         let mut s = spec_yolo(&agent, &p, vec![call.clone()]);

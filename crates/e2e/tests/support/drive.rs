@@ -37,18 +37,25 @@ pub struct Paths {
     pub tools: PathBuf,
 }
 
+impl Paths {
+    /// The usual layout under a session folder: `home`, `project`, `agent-tools`.
+    pub fn under(work: &Path) -> Paths {
+        Paths {
+            work: work.to_path_buf(),
+            home: work.join("home"),
+            project: work.join("project"),
+            tools: work.join("agent-tools"),
+        }
+    }
+}
+
 pub struct Run {
     pub outcome: Outcome,
     pub project: PathBuf,
 }
 
 fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
-    let paths = Paths {
-        work: work.to_path_buf(),
-        home: work.join("home"),
-        project: work.join("project"),
-        tools: work.join("agent-tools"),
-    };
+    let paths = Paths::under(work);
     std::fs::create_dir_all(&paths.home).unwrap();
     super::project(&paths.project);
     super::agent_tools(work);
