@@ -65,9 +65,12 @@ impl<'a> Table<'a> {
         }
         let mut records: Vec<Vec<(String, &'a Value)>> = Vec::with_capacity(items.len());
         for item in items {
-            let Value::Object(_) = item else {
+            let Value::Object(fields) = item else {
                 return None;
             };
+            if fields.is_empty() {
+                return None;
+            }
             let mut leaves = Vec::new();
             if !leaves_of(item, "", &mut leaves) {
                 return None;
@@ -338,6 +341,12 @@ mod tests {
             vec![
                 r#"[{"id":0,"ok":true},{"id":1,"ok":true},{"id":2,"ok":true},{"id":3,"ok":true}]"#
             ]
+        );
+        // records with no fields at all stay JSON
+        let empty = Value::Array(vec![json!({}); 40]);
+        assert_eq!(
+            summarize(&empty, "JSON").0,
+            vec![serde_json::to_string(&empty).unwrap()]
         );
         let mixed = json!([{"a": 1}, {"a": 2}, {"a": 3}, {"b": 4}]);
         assert_eq!(
