@@ -9,8 +9,9 @@
 //! only reads its output and prints the compacted text, which Claude then hands to the model.
 //!
 //! Everything else passes through untouched (`exec`, no output of ours): lines that are not a
-//! Bash tool line, background commands (marked by the host's pre-tool hook, since their output
-//! must stream), and any line when something is wrong here. A prefix the user had before
+//! Bash tool line, CodeBuddy's background commands (their stdout is a task file, their output
+//! must stream), commands an older install's pre-tool hook marked, and any line when something
+//! is wrong here. A prefix the user had before
 //! tokenjuice was installed is kept in `TOKENJUICE_<HOST>_NEXT_PREFIX` and still runs the line.
 
 use std::ffi::OsString;
@@ -231,7 +232,10 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
     // a mark left by the pre-tool hook is taken either way (older installs still mark)
     let marked = tokenjuice_hosts::streaming::take_mark(&tool.command);
     let mirror = spec.style == PrefixStyle::Claude && stdout_is_one_file_with_stderr();
-    if marked && !mirror {
+    // CodeBuddy runs a background command with its task files as stdout and stderr (a
+    // foreground one gets sockets): its output streams there untouched, as without us
+    let background = spec.style == PrefixStyle::CodeBuddy && stdout_is_a_file();
+    if (marked || background) && !mirror {
         return exec(&argv);
     }
     wrap::run(WrapOpts {
@@ -297,6 +301,12 @@ fn stdout_is_one_file_with_stderr() -> bool {
     let appending = fcntl(1, FcntlArg::F_GETFL)
         .is_ok_and(|f| OFlag::from_bits_truncate(f).contains(OFlag::O_APPEND));
     regular && appending && out.st_dev == err.st_dev && out.st_ino == err.st_ino
+}
+
+/// stdout is a regular file (not a pipe, socket or terminal).
+fn stdout_is_a_file() -> bool {
+    use nix::sys::stat::{fstat, SFlag};
+    fstat(1).is_ok_and(|s| SFlag::from_bits_truncate(s.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG)
 }
 
 /// Not a single line: run the arguments as the command they are.

@@ -130,7 +130,6 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
                 &["kept its `cd`"],
             ],
             "codebuddy" => &[
-                &["changes nothing (no decision, no rewrite)"],
                 &["compacted a noisy failing command"],
                 &["kept exit code 3"],
             ],
@@ -228,21 +227,23 @@ fn a_malformed_config_is_broken_with_file_and_line() {
 }
 
 #[test]
-fn legacy_entries_warn_until_reinstall_migrates_them() {
+fn legacy_entries_are_reported_until_reinstall_removes_them() {
     let w = World::new();
     assert!(w.run(&["install", "codebuddy", "--local"]).status.success());
     let p = w.home.join(".codebuddy/settings.json");
     let mut v: Value = w.json(&p);
     v["hooks"]["PostToolUse"] = json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "tokenjuice codebuddy-post-tool-use", "statusMessage": "compacting bash output with tokenjuice"}]}]);
     w.write(&p, &serde_json::to_string_pretty(&v).unwrap());
+    // it changes the results CodeBuddy shows: broken until install removes it
     let (r, code) = doctor(&w, "codebuddy");
-    assert_eq!(health(&r), "warn", "{r}");
-    assert_eq!(code, 0);
+    assert_eq!(health(&r), "broken", "{r}");
+    assert_eq!(code, 1);
     assert!(
-        r.contains("hooks.PostToolUse[0].hooks[0]") && r.contains("migrates"),
+        r.contains("hooks.PostToolUse[0].hooks[0]") && r.contains("tokenjuice install codebuddy"),
         "{r}"
     );
     assert!(w.run(&["install", "codebuddy", "--local"]).status.success());
+    assert!(w.json(&p).get("hooks").is_none(), "{}", w.read(&p));
     assert_eq!(health(&doctor(&w, "codebuddy").0), "ok");
 
     // Only a legacy entry: compaction is not working at all.
@@ -252,6 +253,34 @@ fn legacy_entries_warn_until_reinstall_migrates_them() {
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
     assert!(r.contains("hooks.PostToolUse[0].hooks[0]"), "{r}");
+}
+
+#[test]
+fn codebuddys_marking_entry_of_an_older_install_warns_until_reinstall_removes_it() {
+    // CodeBuddy's prefix tells background commands apart by their task files now: the
+    // previous install's marking hook only costs time
+    let w = World::new();
+    assert!(w.run(&["install", "codebuddy", "--local"]).status.success());
+    let p = w.home.join(".codebuddy/settings.json");
+    let mut v: Value = w.json(&p);
+    let marking = format!("{} codebuddy-pre-tool-use", launcher());
+    v["hooks"] = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": marking, "timeout": 10}]}]});
+    w.write(&p, &v.to_string());
+    let (r, code) = doctor(&w, "codebuddy");
+    assert_eq!(health(&r), "warn", "{r}");
+    assert_eq!(code, 0);
+    assert!(
+        r.contains("hooks.PreToolUse[0].hooks[0]") && r.contains("no longer needed"),
+        "{r}"
+    );
+    let out = w.run(&["install", "codebuddy", "--local"]);
+    assert!(
+        stdout(&out).contains("removed 1 older tokenjuice entry"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(w.json(&p).get("hooks").is_none());
+    assert_eq!(health(&doctor(&w, "codebuddy").0), "ok");
 }
 
 #[test]
@@ -416,39 +445,6 @@ fn a_hook_that_no_longer_rewrites_is_broken() {
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
     assert!(r.contains("did not rewrite"), "{r}");
-}
-
-#[test]
-fn a_marking_hook_that_changes_the_call_is_broken() {
-    // The shell-prefix hosts' hook must never rewrite or decide anything (claude-code has
-    // none).
-    for (h, rel, _) in PREFIX_HOSTS.iter().filter(|(h, _, _)| *h != "claude-code") {
-        // each host's own rewrite field
-        let field = if *h == "codebuddy" {
-            "modifiedInput"
-        } else {
-            "updatedInput"
-        };
-        for answer in [
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", field: {"command": "ls"}}})
-                .to_string(),
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}})
-                .to_string(),
-        ] {
-            let w = World::new();
-            assert!(w.run(&["install", h, "--local"]).status.success(), "{h}");
-            let fake = fake_hook(&w, &answer);
-            let p = w.home.join(rel);
-            let mut v = w.json(&p);
-            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"] =
-                json!(format!("{} {h}-pre-tool-use", fake.display()));
-            w.write(&p, &v.to_string());
-            let (r, code) = doctor(&w, h);
-            assert_eq!(health(&r), "broken", "{h}: {answer}: {r}");
-            assert_eq!(code, 1, "{h}");
-            assert!(r.contains("answered more than nothing"), "{h}: {r}");
-        }
-    }
 }
 
 #[test]

@@ -275,6 +275,40 @@ fn codebuddy_compacts_only_its_bash_tool_lines_and_keeps_stderr_apart() {
 }
 
 #[test]
+fn a_codebuddy_background_command_writing_to_task_files_passes_through() {
+    // CodeBuddy 2.117 gives a background command its task files (bg-tasks/<id>.stdout.log,
+    // .stderr.log) as stdout and stderr; a foreground one gets sockets. No hook marks it.
+    let w = World::new();
+    let dir = root(&w);
+    let (out_path, err_path) = (dir.join("t.stdout.log"), dir.join("t.stderr.log"));
+    let status = w
+        .std_cmd(&["--shell-prefix=codebuddy", "eval 'seq 1 3000; echo e >&2'"])
+        .current_dir(&dir)
+        .env("CODEBUDDY_SESSION_ID", "x")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&out_path).unwrap(),
+        seq_3000(),
+        "every line, untouched"
+    );
+    assert_eq!(std::fs::read_to_string(&err_path).unwrap(), "e\n");
+    // the same line on a pipe is a foreground command: compacted
+    let o = prefix(
+        &w,
+        "codebuddy",
+        "eval 'seq 1 3000'",
+        &dir,
+        &[("CODEBUDDY_SESSION_ID", "x")],
+    );
+    assert_compacted_seq("foreground", &o);
+}
+
+#[test]
 fn install_keeps_the_users_prefix_running_doctor_proves_it_and_uninstall_gives_it_back() {
     let w = World::new();
     let dir = root(&w);

@@ -69,7 +69,7 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     let case = Case {
         host: "codebuddy",
         wire: Wire::OpenAiChat,
-        mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX) + a PreToolUse hook that only marks background commands",
+        mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), no hook: a background command's task files are left alone",
         scenarios: scs,
         args: support::tool_args,
         setup,
@@ -104,10 +104,9 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     drive::compare(&semantics, &agent);
 }
 
-/// The CodeBuddy CLI here is headless: it refuses a background command in `-p` mode and in
-/// stream-json mode alike (its own message suggests the latter), so the background-marking
-/// hook is proven only for the prefix itself (docs/hosts.md). When this fails, a CodeBuddy
-/// version runs background commands headless, and the marking hook can be tested for real.
+/// The CodeBuddy CLI refuses a background command in `-p` mode and in stream-json mode alike
+/// (its own message suggests the latter); it runs them over ACP (next test). When this
+/// fails, a CodeBuddy version runs them in print mode too, and the suite can test them there.
 #[test]
 fn codebuddy_headless_refuses_background_commands() {
     let Some(agent) = support::agent_or_skip("codebuddy") else {
@@ -147,4 +146,113 @@ fn codebuddy_headless_refuses_background_commands() {
             "stream-json {stream}: {o:?}"
         );
     }
+}
+
+/// The CLI over the Agent Client Protocol (`--acp`), the mode in which it runs background
+/// commands, driven by `e2e/acp-client.py`.
+fn spec_acp(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let mut s = spec(agent, p, calls);
+    s.argv = vec![
+        "python3".into(),
+        support::repo_root()
+            .join("e2e/acp-client.py")
+            .display()
+            .to_string(),
+        "node".into(),
+        support::codebuddy_cli(agent).display().to_string(),
+        "--acp".into(),
+    ];
+    s
+}
+
+/// A background command's task file (`bg-tasks/<id>.stdout.log` under CodeBuddy's temp
+/// folder), from the task id its result names.
+fn background_output(result: &str) -> Option<String> {
+    let id = result
+        .split("task_id: ")
+        .nth(1)?
+        .split_whitespace()
+        .next()?
+        .to_string();
+    let name = format!("{id}.stdout.log");
+    let mut stack = vec![std::env::temp_dir()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.is_symlink() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == name.as_str())
+                && p.parent().is_some_and(|d| d.ends_with("bg-tasks"))
+            {
+                return std::fs::read_to_string(p).ok();
+            }
+        }
+    }
+    None
+}
+
+/// In ACP mode CodeBuddy runs a background command with its task files as stdout and
+/// stderr: through the prefix its output lands there untouched, every line, as without
+/// tokenjuice (no hook marks it), while a foreground command is still compacted.
+#[test]
+fn codebuddy_background_commands_stream_untouched_without_a_hook() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let scs = vec![
+        scenarios::Scenario {
+            name: "background command",
+            command: "echo bg-start; sleep 0.3; seq 1 3000; echo bg-done".into(),
+            extra: json!({"run_in_background": true}),
+            judge: scenarios::Judge::SameShape(&["Running in background with task_id"]),
+        },
+        scenarios::Scenario {
+            name: "wait for it",
+            command: "sleep 1".into(),
+            extra: json!({}),
+            judge: scenarios::Judge::Same,
+        },
+        scenarios::Scenario {
+            name: "seq 5k lines",
+            command: "seq 1 5000".into(),
+            extra: json!({}),
+            judge: scenarios::Judge::Compacts(&["5000"]),
+        },
+    ];
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "shell prefix, ACP mode",
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec: spec_acp,
+        report: false,
+        version: |a| {
+            vec![
+                "node".into(),
+                support::codebuddy_cli(a).display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    let files: Vec<Option<String>> = [&without, &with]
+        .iter()
+        .map(|r| background_output(&r.outcome.results[0].text))
+        .collect();
+    let expected = format!(
+        "bg-start\n{}bg-done\n",
+        (1..=3000).map(|i| format!("{i}\n")).collect::<String>()
+    );
+    assert_eq!(
+        files[0].as_deref(),
+        Some(expected.as_str()),
+        "without tokenjuice"
+    );
+    assert_eq!(
+        files[1].as_deref(),
+        Some(expected.as_str()),
+        "with tokenjuice"
+    );
 }
