@@ -255,37 +255,37 @@ fn legacy_entries_are_reported_until_reinstall_removes_them() {
     assert!(r.contains("hooks.PostToolUse[0].hooks[0]"), "{r}");
 }
 
-#[test]
-fn codebuddys_marking_entry_of_an_older_install_warns_until_reinstall_removes_it() {
-    // CodeBuddy's prefix tells background commands apart by their task files now: the
-    // previous install's marking hook only costs time
+/// The previous install's background-marking entry only costs time: warn; install removes it.
+fn marking_entry_warns_until_reinstall_removes_it(host: &str, dir: &str) {
     let w = World::new();
-    assert!(w.run(&["install", "codebuddy", "--local"]).status.success());
-    let p = w.home.join(".codebuddy/settings.json");
+    assert!(w.run(&["install", host, "--local"]).status.success());
+    let p = w.home.join(dir).join("settings.json");
     let mut v: Value = w.json(&p);
-    let marking = format!("{} codebuddy-pre-tool-use", launcher());
+    let marking = format!("{} {host}-pre-tool-use", launcher());
     v["hooks"] = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": marking, "timeout": 10}]}]});
     w.write(&p, &v.to_string());
-    let (r, code) = doctor(&w, "codebuddy");
-    assert_eq!(health(&r), "warn", "{r}");
+    let (r, code) = doctor(&w, host);
+    assert_eq!(health(&r), "warn", "{host}: {r}");
     assert_eq!(code, 0);
     assert!(
         r.contains("hooks.PreToolUse[0].hooks[0]") && r.contains("no longer needed"),
-        "{r}"
+        "{host}: {r}"
     );
-    let out = w.run(&["install", "codebuddy", "--local"]);
+    let out = w.run(&["install", host, "--local"]);
     assert!(
         stdout(&out).contains("removed 1 older tokenjuice entry"),
-        "{}",
+        "{host}: {}",
         stdout(&out)
     );
-    assert!(w.json(&p).get("hooks").is_none());
-    assert_eq!(health(&doctor(&w, "codebuddy").0), "ok");
+    assert!(w.json(&p).get("hooks").is_none(), "{host}");
+    assert_eq!(health(&doctor(&w, host).0), "ok", "{host}");
 }
 
 #[test]
 fn claude_code_entries_of_older_installs_are_reported_until_reinstall_removes_them() {
-    // the previous install's background-marking entry only costs time: warn
+    // CodeBuddy's too: its prefix tells background commands by their task files now
+    marking_entry_warns_until_reinstall_removes_it("codebuddy", ".codebuddy");
+    marking_entry_warns_until_reinstall_removes_it("claude-code", ".claude");
     let w = World::new();
     assert!(w
         .run(&["install", "claude-code", "--local"])
@@ -296,13 +296,6 @@ fn claude_code_entries_of_older_installs_are_reported_until_reinstall_removes_th
     let marking = format!("{} claude-code-pre-tool-use", launcher());
     v["hooks"] = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": marking, "timeout": 10}]}]});
     w.write(&p, &v.to_string());
-    let (r, code) = doctor(&w, "claude-code");
-    assert_eq!(health(&r), "warn", "{r}");
-    assert_eq!(code, 0);
-    assert!(
-        r.contains("hooks.PreToolUse[0].hooks[0]") && r.contains("no longer needed"),
-        "{r}"
-    );
     // an older rewriting entry changes what Claude runs: broken
     let mut v: Value = w.json(&p);
     v["hooks"]["PostToolUse"] = json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "tokenjuice claude-code-post-tool-use", "statusMessage": "compacting bash output with tokenjuice"}]}]);
