@@ -11,8 +11,8 @@
 //! Everything else passes through untouched (`exec`, no output of ours): lines that are not a
 //! Bash tool line, CodeBuddy's background commands (their stdout is a task file, their output
 //! must stream), commands an older install's pre-tool hook marked, and any line when something
-//! is wrong here. A prefix the user had before
-//! tokenjuice was installed is kept in `TOKENJUICE_<HOST>_NEXT_PREFIX` and still runs the line.
+//! is wrong here. A prefix the user had before tokenjuice was installed is kept in
+//! `TOKENJUICE_<HOST>_NEXT_PREFIX` and still runs the line.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
