@@ -132,6 +132,7 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
             "codebuddy" => &[
                 &["compacted a noisy failing command"],
                 &["kept exit code 3"],
+                &["a background command (its output going to a task file"],
             ],
             "gemini-cli" => &[&["read_file tail of the compacted result"]],
             "cursor" | "vscode-copilot" | "devin" => {

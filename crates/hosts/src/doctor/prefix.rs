@@ -92,6 +92,52 @@ pub(super) fn run(cmd: &mut Command, limit: Duration) -> Option<std::process::Ou
     }
 }
 
+/// The sample command with a regular file as stdout (a CodeBuddy background command's task
+/// file): every line must land there as the command printed it, with its exit code.
+fn background_probe(d: &mut Diagnosis, spec: &PrefixSpec, mut cmd: Command, task: &Path) {
+    let status = std::fs::File::create(task).ok().and_then(|f| {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(f)
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let started = Instant::now();
+        loop {
+            match child.try_wait() {
+                Ok(Some(s)) => return Some(s),
+                Ok(None) if started.elapsed() > Duration::from_secs(20) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return None;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(_) => return None,
+            }
+        }
+    });
+    let text = std::fs::read_to_string(task).unwrap_or_default();
+    let lines = text.lines().count();
+    if status.and_then(|s| s.code()) == Some(3)
+        && lines == 301
+        && text.ends_with("error: tokenjuice-doctor-probe\n")
+    {
+        d.fact(format!(
+            "a background command (its output going to a task file, as {} runs them) passed through untouched: all 301 lines, exit code 3",
+            spec.id
+        ));
+    } else {
+        d.problem(
+            Health::Broken,
+            format!(
+                "a background command's output did not reach its task file untouched: exit {:?}, {lines} lines",
+                status.and_then(|s| s.code())
+            ),
+            install_fix(spec.id),
+        );
+    }
+}
+
 fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str>) {
     let Some(dir) = probe_dir_or_warn(d) else {
         return;
@@ -159,7 +205,15 @@ fn probe(d: &mut Diagnosis, spec: &PrefixSpec, launcher: &str, next: Option<&str
         text.len()
     ));
     if !claude {
-        // CodeBuddy keeps no working directory between calls: nothing more to prove
+        // CodeBuddy gives a background command its task files as stdout and stderr: the
+        // prefix must leave that output alone (it streams there). It keeps no working
+        // directory between calls: nothing more to prove.
+        background_probe(
+            d,
+            spec,
+            prefixed(line(noisy)),
+            &dir.path().join("task.stdout.log"),
+        );
         return;
     }
     let Some(out) = run(
