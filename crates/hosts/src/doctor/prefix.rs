@@ -77,10 +77,16 @@ pub(super) fn run(cmd: &mut Command, limit: Duration) -> Option<std::process::Ou
         .stderr(Stdio::piped())
         .spawn()
         .ok()?;
+    wait_for(&mut child, limit)?;
+    child.wait_with_output().ok()
+}
+
+/// Waits for `child` up to `limit`; past it the child is killed and `None` returned.
+fn wait_for(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
     let started = Instant::now();
     loop {
         match child.try_wait() {
-            Ok(Some(_)) => return child.wait_with_output().ok(),
+            Ok(Some(s)) => return Some(s),
             Ok(None) if started.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -102,19 +108,7 @@ fn background_probe(d: &mut Diagnosis, spec: &PrefixSpec, mut cmd: Command, task
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
-        let started = Instant::now();
-        loop {
-            match child.try_wait() {
-                Ok(Some(s)) => return Some(s),
-                Ok(None) if started.elapsed() > Duration::from_secs(20) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return None;
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(_) => return None,
-            }
-        }
+        wait_for(&mut child, Duration::from_secs(20))
     });
     let text = std::fs::read_to_string(task).unwrap_or_default();
     let lines = text.lines().count();
