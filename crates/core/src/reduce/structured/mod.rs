@@ -79,7 +79,6 @@ pub trait Structured {
 }
 
 pub mod apt;
-pub mod apt_list;
 pub mod cargo;
 pub mod cargo_test;
 pub mod gh;
@@ -97,6 +96,7 @@ pub mod listing;
 pub mod npm_ls;
 pub mod openclaw;
 pub mod package_lock;
+pub mod packages;
 pub mod pip;
 pub mod ps;
 pub mod pytest;
@@ -122,7 +122,15 @@ pub const REGISTRY: &[(&str, Make)] = &[
     ("tree", |_| Box::<tree::Tree>::default()),
     ("pip", |_| Box::<pip::Pip>::default()),
     ("apt", |_| Box::<apt::Apt>::default()),
-    ("apt-list", |_| Box::<apt_list::AptList>::default()),
+    ("apt-list", |_| {
+        Box::new(packages::Packages::new(packages::Source::Apt))
+    }),
+    ("dpkg-list", |_| {
+        Box::new(packages::Packages::new(packages::Source::Dpkg))
+    }),
+    ("pip-list", |_| {
+        Box::new(packages::Packages::new(packages::Source::Pip))
+    }),
     ("cargo", |_| Box::<cargo::Cargo>::default()),
     ("cargo-test", |n| {
         let nextest = n.argv.iter().any(|a| a == "nextest");
