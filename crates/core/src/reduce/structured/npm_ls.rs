@@ -1,8 +1,8 @@
 //! `npm ls` / `npm list`: the dependency tree with its drawing folded to indentation.
 //!
-//! Every package and version stays, one per line, indented two spaces per level
-//! (`├─┬ `, `│ └── `, `+--`, `` `-- `` cost several tokens each and say nothing the
-//! indentation does not). Problem marks (`UNMET DEPENDENCY`, `invalid`, `extraneous`,
+//! Every package and version stays, indented two spaces per level (`├─┬ `, `│ └── `,
+//! `+--`, `` `-- `` cost several tokens each and say nothing the indentation does not);
+//! packages with no dependencies listed under one parent share a line, comma-separated. Problem marks (`UNMET DEPENDENCY`, `invalid`, `extraneous`,
 //! `missing`) and every `npm error` line stay as they are.
 
 use super::{Structured, StructuredOutput};
@@ -15,7 +15,8 @@ const MAX_OTHER: usize = 400;
 
 #[derive(Default)]
 pub struct NpmLs {
-    lines: Vec<String>,
+    /// (depth for a tree entry, text)
+    lines: Vec<(Option<usize>, String)>,
     entries: u64,
     problems: u64,
     deduped: u64,
@@ -56,12 +57,8 @@ impl Structured for NpmLs {
                 self.omitted += 1;
                 return;
             }
-            let mut s = String::with_capacity(rest.len() + 2 * depth + 2);
-            for _ in 0..=depth {
-                s.push_str("  ");
-            }
-            s.push_str(&clip_line(rest, 1000));
-            self.lines.push(s);
+            self.lines
+                .push((Some(depth + 1), clip_line(rest, 1000).into_owned()));
             return;
         }
         if line.trim().is_empty() {
@@ -83,14 +80,26 @@ impl Structured for NpmLs {
             self.omitted += 1;
             return;
         }
-        self.lines.push(clip_line(line, 2000).into_owned());
+        self.lines.push((None, clip_line(line, 2000).into_owned()));
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
         if self.roots == 0 && self.entries == 0 {
             return None;
         }
-        let mut lines = self.lines;
+        let mut lines = Vec::with_capacity(self.lines.len());
+        let mut entries: Vec<(usize, String)> = Vec::new();
+        for (depth, text) in self.lines {
+            match depth {
+                Some(d) => entries.push((d, text)),
+                None => {
+                    super::tree::write_entries(&entries, &mut lines);
+                    entries.clear();
+                    lines.push(text);
+                }
+            }
+        }
+        super::tree::write_entries(&entries, &mut lines);
         if self.omitted > 0 {
             lines.push(format!(
                 "... {} more lines not listed (tree cut at {MAX_ENTRIES} entries) ...",
@@ -140,6 +149,22 @@ mod tests {
         );
         assert!(out.facts.contains(&("package".into(), 7)));
         assert!(out.facts.contains(&("problem".into(), 1)));
+    }
+
+    #[test]
+    fn packages_without_dependencies_under_one_parent_share_a_line() {
+        let out = run("app@1.0.0 /repo\n├── a@1.0.0\n├── b@2.0.0 deduped\n├─┬ c@3.0.0\n│ ├── d@1.0.0\n│ └── e@1.0.0\n└── UNMET DEPENDENCY f@^1\n").unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "app@1.0.0 /repo",
+                "  a@1.0.0, b@2.0.0 deduped",
+                "  c@3.0.0",
+                "    d@1.0.0, e@1.0.0",
+                "  UNMET DEPENDENCY f@^1",
+            ]
+        );
+        assert!(out.facts.contains(&("package".into(), 6)));
     }
 
     #[test]

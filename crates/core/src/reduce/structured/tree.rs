@@ -138,13 +138,13 @@ impl Structured for Tree {
 
         // sections: runs of entries under one header line
         let mut out: Vec<String> = Vec::new();
-        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+        let mut sections: Vec<(String, Vec<(usize, String)>)> = Vec::new();
         let mut header: Option<String> = None;
-        let mut body: Vec<String> = Vec::new();
+        let mut body: Vec<(usize, String)> = Vec::new();
         let flush = |header: &mut Option<String>,
-                     body: &mut Vec<String>,
+                     body: &mut Vec<(usize, String)>,
                      out: &mut Vec<String>,
-                     sections: &mut Vec<(String, Vec<String>)>| {
+                     sections: &mut Vec<(String, Vec<(usize, String)>)>| {
             if body.is_empty() {
                 return;
             }
@@ -169,9 +169,9 @@ impl Structured for Tree {
                         b.len(),
                         section_name(name)
                     ));
-                    out.extend(body[b.len()..].iter().cloned());
+                    write_entries(&body[b.len()..], out);
                 }
-                None => out.extend(body.iter().cloned()),
+                None => write_entries(body, out),
             }
             if let Some(h) = header.take() {
                 sections.push((h, std::mem::take(body)));
@@ -181,9 +181,7 @@ impl Structured for Tree {
         };
         for l in lines {
             match l {
-                Line::Entry(d, text) => {
-                    body.push(format!("{}{text}", "  ".repeat(d)));
-                }
+                Line::Entry(d, text) => body.push((d, text)),
                 Line::Other(text) => {
                     flush(&mut header, &mut body, &mut out, &mut sections);
                     if !text.is_empty() {
@@ -279,6 +277,41 @@ fn clone_line(l: &Line) -> Line {
     }
 }
 
+/// Longest line that sibling leaves are joined on.
+const JOIN_WIDTH: usize = 160;
+
+/// Tree entries (depth, text) written with two spaces of indentation per level, where
+/// sibling leaves (entries with no children, one after another at one level) share a line,
+/// comma-separated, up to [`JOIN_WIDTH`] characters: a line break and its indentation cost
+/// two tokens where `, ` costs one. An entry whose own text holds `, ` keeps a line of its
+/// own, so every comma-separated part of a line is one entry, and so does a section label
+/// (cargo's `[build-dependencies]`: the entries after it are in that section).
+pub(super) fn write_entries(entries: &[(usize, String)], out: &mut Vec<String>) {
+    let joinable = |k: usize| {
+        let (d, t) = &entries[k];
+        let label = t.starts_with('[') && t.ends_with(']');
+        !label && !t.contains(", ") && entries.get(k + 1).is_none_or(|(next, _)| next <= d)
+    };
+    let mut i = 0;
+    while i < entries.len() {
+        let (d, t) = &entries[i];
+        let mut line = format!("{}{t}", "  ".repeat(*d));
+        i += 1;
+        if joinable(i - 1) {
+            while i < entries.len()
+                && entries[i].0 == *d
+                && joinable(i)
+                && line.len() + 2 + entries[i].1.len() <= JOIN_WIDTH
+            {
+                line.push_str(", ");
+                line.push_str(&entries[i].1);
+                i += 1;
+            }
+        }
+        out.push(line);
+    }
+}
+
 /// `compileClasspath - Compile classpath for source set 'main'.` → `compileClasspath`.
 fn section_name(header: &str) -> &str {
     header.split(" - ").next().unwrap_or(header).trim()
@@ -366,15 +399,58 @@ mod tests {
   assets
     img_001.png … img_040.png (40, numbered without a gap)
   docs
-    a.md
-    b.md
+    a.md, b.md
   src
-    page1.rs
-    page2.rs
-    page3.rs
+    page1.rs, page2.rs, page3.rs
 
 4 directories, 46 files"
         );
+    }
+
+    #[test]
+    fn sibling_leaves_share_a_line_up_to_a_width_and_an_entry_with_a_comma_or_a_label_keeps_its_own(
+    ) {
+        let entries: Vec<(usize, String)> = [
+            (1, "a v1"),
+            (1, "b v1"),
+            (2, "c v1"),
+            (2, "d v1 (features: x, y)"),
+            (2, "e v1"),
+            (2, "[build-dependencies]"),
+            (2, "g v1"),
+            (2, "h v1"),
+            (1, "f v1"),
+        ]
+        .iter()
+        .map(|(d, t)| (*d, t.to_string()))
+        .collect();
+        let mut out = Vec::new();
+        write_entries(&entries, &mut out);
+        // `a` is a leaf but `b` has children; `d` holds `, `; `f` is alone at its level
+        assert_eq!(
+            out,
+            [
+                "  a v1",
+                "  b v1",
+                "    c v1",
+                "    d v1 (features: x, y)",
+                "    e v1",
+                "    [build-dependencies]",
+                "    g v1, h v1",
+                "  f v1"
+            ]
+        );
+
+        let many: Vec<(usize, String)> = (0..100).map(|i| (1, format!("leaf{i:03}"))).collect();
+        let mut out = Vec::new();
+        write_entries(&many, &mut out);
+        assert!(
+            out.len() > 1 && out.iter().all(|l| l.len() <= JOIN_WIDTH),
+            "{out:?}"
+        );
+        let parts: Vec<&str> = out.iter().flat_map(|l| l.trim().split(", ")).collect();
+        let want: Vec<String> = (0..100).map(|i| format!("leaf{i:03}")).collect();
+        assert_eq!(parts, want);
     }
 
     #[test]
