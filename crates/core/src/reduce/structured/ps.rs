@@ -106,23 +106,6 @@ impl Structured for Ps {
         };
         let kthreads = self.rows.iter().filter(|r| is_kthread(r)).count();
         let fold_kthreads = kthreads > 0 && kthreads < self.rows.len();
-        let mut kinds: Vec<(String, usize)> = Vec::new();
-        if fold_kthreads {
-            for r in self.rows.iter().filter(|r| is_kthread(r)) {
-                let name = r[cmd_col].trim_matches(['[', ']']);
-                let kind: String = name
-                    .split(['/', ':'])
-                    .next()
-                    .unwrap_or(name)
-                    .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
-                    .to_string();
-                match kinds.iter_mut().find(|(k, _)| *k == kind) {
-                    Some((_, n)) => *n += 1,
-                    None => kinds.push((kind, 1)),
-                }
-            }
-            kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        }
         let mut keep: Vec<usize> = Vec::new();
         let mut notes: Vec<String> = Vec::new();
         let mut dropped: Vec<&str> = Vec::new();
@@ -172,19 +155,14 @@ impl Structured for Ps {
             lines.push(cells.join(" "));
         }
         if fold_kthreads {
-            let named: Vec<String> = kinds
+            let names = self
+                .rows
                 .iter()
-                .map(|(k, n)| {
-                    if *n > 1 {
-                        format!("{k} ×{n}")
-                    } else {
-                        k.clone()
-                    }
-                })
-                .collect();
+                .filter(|r| is_kthread(r))
+                .map(|r| r[cmd_col].trim_matches(['[', ']']));
             lines.push(format!(
                 "[{kthreads} kernel threads folded: {}; --raw shows them]",
-                named.join(", ")
+                kernel_thread_kinds(names)
             ));
         }
         lines.extend(self.other.iter().cloned());
@@ -200,6 +178,32 @@ impl Structured for Ps {
             facts_line: true,
         })
     }
+}
+
+/// Kernel thread names counted by kind, most first: `kworker/0:1H-kblockd`, `kworker/u8:2`
+/// → `kworker ×2`; `migration/0`, `migration/1` → `migration ×2`.
+pub(super) fn kernel_thread_kinds<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for name in names {
+        let kind = name
+            .split(['/', ':'])
+            .next()
+            .unwrap_or(name)
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    kinds
+        .iter()
+        .map(|(k, n)| match n {
+            1 => k.to_string(),
+            n => format!("{k} ×{n}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

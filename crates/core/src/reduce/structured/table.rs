@@ -400,12 +400,14 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
 }
 
 /// Rows of a process table folded to `PID COMMAND`: those after the first
-/// [`BUSY_ROWS`] whose CPU share is zero.
+/// [`BUSY_ROWS`] whose CPU share is zero. Kernel threads at zero CPU (no memory at all:
+/// VIRT, RES and SHR 0, and not a zombie) are folded wherever they are, counted by kind.
 struct Idle {
     rows: Vec<bool>,
     pid: usize,
     cmd: usize,
     count: usize,
+    kernel: Vec<bool>,
 }
 
 const BUSY_ROWS: usize = 20;
@@ -419,6 +421,7 @@ fn idle_processes(grid: &Grid) -> Idle {
         pid: 0,
         cmd: 0,
         count: 0,
+        kernel: vec![false; n],
     };
     let (Some(cpu), Some(pid), Some(cmd)) = (
         find(&["%CPU", "CPU%"]),
@@ -432,8 +435,26 @@ fn idle_processes(grid: &Grid) -> Idle {
     }
     idle.pid = pid;
     idle.cmd = cmd;
-    for (i, r) in grid.rows.iter().enumerate().skip(BUSY_ROWS) {
-        if r[cpu].parse::<f64>().is_ok_and(|v| v == 0.0) {
+    let zero_cpu = |r: &Vec<String>| r[cpu].parse::<f64>().is_ok_and(|v| v == 0.0);
+    let memory: Vec<usize> = ["VIRT", "RES", "SHR"]
+        .iter()
+        .filter_map(|h| find(&[h]))
+        .collect();
+    let state = find(&["S"]);
+    let kernel = |r: &Vec<String>| {
+        memory.len() == 3
+            && memory.iter().all(|&c| r[c] == "0")
+            && state.is_none_or(|s| r[s] != "Z")
+            && zero_cpu(r)
+    };
+    let kernel_rows: Vec<bool> = grid.rows.iter().map(kernel).collect();
+    if kernel_rows.iter().any(|k| !k) {
+        idle.kernel = kernel_rows;
+    }
+    for (i, r) in grid.rows.iter().enumerate() {
+        if idle.kernel[i] {
+            idle.rows[i] = true;
+        } else if i >= BUSY_ROWS && zero_cpu(r) {
             idle.rows[i] = true;
             idle.count += 1;
         }
@@ -443,21 +464,30 @@ fn idle_processes(grid: &Grid) -> Idle {
 
 impl Idle {
     fn summary(&self, grid: &Grid, out: &mut Render) {
-        if self.count == 0 {
-            return;
+        let folded = |kernel: bool| {
+            grid.rows
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| self.rows[*i] && self.kernel[*i] == kernel)
+                .map(|(_, r)| r)
+        };
+        if self.count > 0 {
+            let list: Vec<String> = folded(false)
+                .map(|r| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
+                .collect();
+            out.lines.push(format!(
+                "{} more processes at 0.0% CPU (PID COMMAND): {}",
+                self.count,
+                list.join(", ")
+            ));
         }
-        let list: Vec<String> = grid
-            .rows
-            .iter()
-            .zip(&self.rows)
-            .filter(|(_, idle)| **idle)
-            .map(|(r, _)| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
-            .collect();
-        out.lines.push(format!(
-            "{} more processes at 0.0% CPU (PID COMMAND): {}",
-            self.count,
-            list.join(", ")
-        ));
+        let kernel = self.kernel.iter().filter(|k| **k).count();
+        if kernel > 0 {
+            let kinds = super::ps::kernel_thread_kinds(folded(true).map(|r| r[self.cmd].as_str()));
+            out.lines.push(format!(
+                "[{kernel} kernel threads at 0.0% CPU folded: {kinds}; --raw shows them]"
+            ));
+        }
     }
 }
 
@@ -511,6 +541,42 @@ c       z2                  STOPPED
             t.contains("c     z2    STOPPED") || t.contains("c  z2    STOPPED"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn idle_kernel_threads_of_a_process_table_fold_by_kind_wherever_they_are() {
+        let mut text = String::from(
+            "  PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n",
+        );
+        text.push_str(" 4227 root      20   0   63176  42632  23452 R  58.8   0.2   0:00.16 mypy\n");
+        text.push_str("   12 root      20   0       0      0      0 S   3.1   0.0   0:00.50 kworker/u8:1\n");
+        for i in 0..20 {
+            text.push_str(&format!(
+                "  {:>3} root      20   0       0      0      0 I   0.0   0.0   0:00.00 kworker/{i}:0H\n",
+                100 + i
+            ));
+        }
+        text.push_str("  200 root      20   0       0      0      0 Z   0.0   0.0   0:00.00 defunct\n");
+        for i in 0..10 {
+            text.push_str(&format!(
+                "  {:>3} root      20   0   10000   5000   3000 S   0.0   0.0   0:00.00 sleep{i}\n",
+                300 + i
+            ));
+        }
+        text.push_str("  400 root      20   0       0      0      0 S   0.0   0.0   0:00.00 migration/0\n");
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        // a busy kernel thread and a zombie stay rows; idle ones fold, counted by kind
+        assert!(t.contains("kworker/u8:1"), "{t}");
+        assert!(t.contains("defunct"), "{t}");
+        assert!(!t.contains("kworker/3:0H"), "{t}");
+        assert!(
+            t.contains("[21 kernel threads at 0.0% CPU folded: kworker ×20, migration; --raw shows them]"),
+            "{t}"
+        );
+        // the other idle processes past the first rows are listed by PID
+        assert!(t.contains("more processes at 0.0% CPU (PID COMMAND): "), "{t}");
+        assert!(t.contains("309 sleep9"), "{t}");
     }
 
     #[test]
