@@ -6,7 +6,10 @@
 //! line. Dropped: the session banner, progress lines (`tests/x.py ..F.  [ 40%]`),
 //! verbose PASSED/SKIPPED lines, the function source above the failing line, caret
 //! lines, framework frames. Verbose FAILED lines are dropped when the short summary
-//! lists the same tests.
+//! lists the same tests. A short-summary line whose test has its own failure block above
+//! (one block by that name) goes, its test id moving into the block's header
+//! (`__ tests/test_cart.py::test_remove_missing __`): the block holds the message whole,
+//! the summary line a clipped copy of it.
 //!
 //! unittest: `FAIL:`/`ERROR:` blocks with their tracebacks, `Ran N tests`, and the
 //! `FAILED (failures=1, errors=1)` / `OK` line; `... ok` lines and separators go.
@@ -393,9 +396,69 @@ impl Structured for Pytest {
                 .count() as u64;
             me.cx.set_fact("failed test", n);
         }
+        if me.short_summary {
+            ids_into_headers(&mut me.cx);
+        }
         me.cx
             .finish(if me.unittest { "unittest" } else { "pytest" })
     }
+}
+
+/// `FAILED tests/test_a.py::Cls::test_x[p] - msg` → (`tests/test_a.py::Cls::test_x[p]`,
+/// the failure block title `Cls.test_x[p]`).
+fn summary_id(line: &str) -> Option<(&str, String)> {
+    let rest = line.strip_prefix("FAILED ")?;
+    let id = rest.split(" - ").next()?.trim();
+    let (_, name) = id.split_once("::")?;
+    Some((id, name.replace("::", ".")))
+}
+
+/// Short-summary lines whose test has exactly one failure block: the block's header takes
+/// the test id and the summary line goes (the banner too, when no line is left under it).
+/// Nothing changes when kept lines were cut (a block may be gone).
+fn ids_into_headers(cx: &mut Cx) {
+    cx.rewrite_whole(|lines| {
+        let title = |l: &str| {
+            l.strip_prefix("__ ")
+                .and_then(|t| t.strip_suffix(" __"))
+                .map(str::to_string)
+        };
+        let titles: Vec<Option<String>> = lines.iter().map(|l| title(l)).collect();
+        let mut gone = vec![false; lines.len()];
+        for i in 0..lines.len() {
+            let Some((id, name)) = summary_id(&lines[i]) else {
+                continue;
+            };
+            let id = id.to_string();
+            let blocks: Vec<usize> = (0..i)
+                .filter(|&k| titles[k].as_deref() == Some(name.as_str()))
+                .collect();
+            if let [k] = blocks[..] {
+                lines[k] = format!("__ {id} __");
+                gone[i] = true;
+            }
+        }
+        // the banner goes when every line under it went
+        if let Some(b) = lines
+            .iter()
+            .position(|l| banner_rule(l, "short test summary info"))
+        {
+            let under = (b + 1..lines.len())
+                .take_while(|&k| !lines[k].starts_with("==") && !lines[k].is_empty());
+            let mut any = false;
+            let mut all = true;
+            for k in under {
+                any = true;
+                all &= gone[k];
+            }
+            gone[b] = any && all;
+        }
+        let mut k = 0;
+        lines.retain(|_| {
+            k += 1;
+            !gone[k - 1]
+        });
+    });
 }
 
 #[cfg(test)]
@@ -432,14 +495,13 @@ FAILED tests/test_a.py::test_total - assert 13 == 13.95
 ";
         let out = run(text).unwrap();
         let t = out.lines.join("\n");
-        assert!(t.contains("_ test_total _"), "{t}");
+        // the block's header carries the test id; the summary's copy of it goes
+        assert!(t.contains("__ tests/test_a.py::test_total __"), "{t}");
         assert!(t.contains(">       assert total"), "{t}");
         assert!(t.contains("E       assert 13 == 13.95"), "{t}");
         assert!(t.contains("tests/test_a.py:10: AssertionError"), "{t}");
-        assert!(
-            t.contains("FAILED tests/test_a.py::test_total - assert 13 == 13.95"),
-            "{t}"
-        );
+        assert!(!t.contains("FAILED tests/test_a.py"), "{t}");
+        assert!(!t.contains("short test summary"), "{t}");
         assert!(!t.contains("x = 1"), "{t}");
         assert!(!t.contains("platform"), "{t}");
         assert!(!t.contains("[100%]"), "{t}");
@@ -447,6 +509,35 @@ FAILED tests/test_a.py::test_total - assert 13 == 13.95
             out.facts,
             vec![("failed test".into(), 1), ("passed test".into(), 2)]
         );
+    }
+
+    #[test]
+    fn a_summary_line_without_one_block_of_its_name_stays() {
+        let text = "=================================== FAILURES ===================================
+_________________________________ test_x __________________________________
+E       assert 1 == 2
+tests/a/test_m.py:3: AssertionError
+_________________________________ test_x __________________________________
+E       assert 3 == 4
+tests/b/test_m.py:3: AssertionError
+_________________________________ test_y __________________________________
+E       assert 5 == 6
+tests/b/test_m.py:9: AssertionError
+=========================== short test summary info ============================
+FAILED tests/a/test_m.py::test_x - assert 1 == 2
+FAILED tests/b/test_m.py::test_x - assert 3 == 4
+FAILED tests/b/test_m.py::test_y - assert 5 == 6
+ERROR tests/c/test_n.py - ImportError: no module named n
+========================= 3 failed, 1 error in 0.05s ==========================
+";
+        let t = run(text).unwrap().lines.join("\n");
+        // two blocks named test_x: which is which is only in the summary
+        assert!(t.contains("FAILED tests/a/test_m.py::test_x - assert 1 == 2"), "{t}");
+        assert!(t.contains("FAILED tests/b/test_m.py::test_x - assert 3 == 4"), "{t}");
+        assert!(t.contains("__ tests/b/test_m.py::test_y __"), "{t}");
+        assert!(!t.contains("FAILED tests/b/test_m.py::test_y"), "{t}");
+        assert!(t.contains("== short test summary info =="), "{t}");
+        assert!(t.contains("ERROR tests/c/test_n.py - ImportError"), "{t}");
     }
 
     #[test]

@@ -548,22 +548,30 @@ c       z2                  STOPPED
         let mut text = String::from(
             "  PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n",
         );
-        text.push_str(" 4227 root      20   0   63176  42632  23452 R  58.8   0.2   0:00.16 mypy\n");
-        text.push_str("   12 root      20   0       0      0      0 S   3.1   0.0   0:00.50 kworker/u8:1\n");
+        text.push_str(
+            " 4227 root      20   0   63176  42632  23452 R  58.8   0.2   0:00.16 mypy\n",
+        );
+        text.push_str(
+            "   12 root      20   0       0      0      0 S   3.1   0.0   0:00.50 kworker/u8:1\n",
+        );
         for i in 0..20 {
             text.push_str(&format!(
                 "  {:>3} root      20   0       0      0      0 I   0.0   0.0   0:00.00 kworker/{i}:0H\n",
                 100 + i
             ));
         }
-        text.push_str("  200 root      20   0       0      0      0 Z   0.0   0.0   0:00.00 defunct\n");
+        text.push_str(
+            "  200 root      20   0       0      0      0 Z   0.0   0.0   0:00.00 defunct\n",
+        );
         for i in 0..10 {
             text.push_str(&format!(
                 "  {:>3} root      20   0   10000   5000   3000 S   0.0   0.0   0:00.00 sleep{i}\n",
                 300 + i
             ));
         }
-        text.push_str("  400 root      20   0       0      0      0 S   0.0   0.0   0:00.00 migration/0\n");
+        text.push_str(
+            "  400 root      20   0       0      0      0 S   0.0   0.0   0:00.00 migration/0\n",
+        );
         let out = run(&text).unwrap();
         let t = out.lines.join("\n");
         // a busy kernel thread and a zombie stay rows; idle ones fold, counted by kind
@@ -571,11 +579,16 @@ c       z2                  STOPPED
         assert!(t.contains("defunct"), "{t}");
         assert!(!t.contains("kworker/3:0H"), "{t}");
         assert!(
-            t.contains("[21 kernel threads at 0.0% CPU folded: kworker ×20, migration; --raw shows them]"),
+            t.contains(
+                "[21 kernel threads at 0.0% CPU folded: kworker ×20, migration; --raw shows them]"
+            ),
             "{t}"
         );
         // the other idle processes past the first rows are listed by PID
-        assert!(t.contains("more processes at 0.0% CPU (PID COMMAND): "), "{t}");
+        assert!(
+            t.contains("more processes at 0.0% CPU (PID COMMAND): "),
+            "{t}"
+        );
         assert!(t.contains("309 sleep9"), "{t}");
     }
 

@@ -167,6 +167,20 @@ impl Cx {
         self.filtered += (before - self.head.len() - self.tail.len()) as u64;
     }
 
+    /// Lets `f` edit the kept lines, in order, when none were cut (a reducer's last pass;
+    /// lines it removes are counted as noise). Does nothing once the middle was dropped.
+    pub fn rewrite_whole(&mut self, f: impl FnOnce(&mut Vec<String>)) {
+        if self.omitted > 0 {
+            return;
+        }
+        let mut lines = std::mem::take(&mut self.head);
+        lines.extend(self.tail.drain(..));
+        let before = lines.len();
+        f(&mut lines);
+        self.filtered += before.saturating_sub(lines.len()) as u64;
+        self.head = lines;
+    }
+
     /// The reducer's output, or None when the text was not this runner's.
     pub fn finish(mut self, name: &'static str) -> Option<StructuredOutput> {
         if self.recognized == 0 {
