@@ -177,8 +177,14 @@ fn score_match(m: MatchRef<'_>, s: &Subject<'_>, why: &mut Vec<&'static str>) ->
         why.push("gitSubcommands");
     }
     // anywhere in argv, the program name included (as in the original): a rule for
-    // `pytest` matches `pytest -x` as well as `python -m pytest` and `uv run pytest`
-    let has = |tok: &str| s.argv.iter().any(|a| a == tok);
+    // `pytest` matches `pytest -x` as well as `python -m pytest` and `uv run pytest`; a
+    // program run by its path (`.venv/bin/pytest`) by its name
+    let has = |tok: &str| {
+        s.argv
+            .iter()
+            .enumerate()
+            .any(|(i, a)| a == tok || (i == 0 && basename(a) == tok))
+    };
     if let Some(gs) = groups!(argv_includes) {
         if !gs.iter().all(|g| g.iter().all(|t| has(t))) {
             return None;
@@ -482,7 +488,11 @@ mod tests {
             ..Match::default()
         };
         let mut w = Vec::new();
-        for argv in [vec!["pytest", "-x"], vec!["python", "-m", "pytest"]] {
+        for argv in [
+            vec!["pytest", "-x"],
+            vec!["python", "-m", "pytest"],
+            vec![".venv/bin/pytest", "-q"],
+        ] {
             let argv: Vec<String> = argv.into_iter().map(String::from).collect();
             let command = argv.join(" ");
             let s = Subject {

@@ -348,21 +348,39 @@ fn role(p: &shell::Pipeline) -> Role {
     }
     let a0 = basename(&argv[0]);
     let quiet_redirect = sc.redirects.iter().any(|r| r.target.text == "/dev/null");
+    // stdout into a file or /dev/null (`npm install >/dev/null 2>&1`, `echo x > f`): the
+    // command prints at most its errors, and the rule of the command that prints the
+    // output keeps error lines
+    let stdout_away = sc.redirects.iter().any(|r| {
+        let t = r.target.text.as_str();
+        // `>/dev/stdout`, `>/dev/stderr`, `>&2`, `>/dev/fd/1` still print
+        let printed = t.starts_with('&')
+            || matches!(t, "/dev/stdout" | "/dev/stderr" | "/dev/tty")
+            || t.starts_with("/dev/fd/")
+            || t.starts_with("/proc/self/fd/");
+        let file = !printed && r.heredoc.is_none();
+        let stdout = match r.op.as_str() {
+            ">" | ">>" | ">|" => r.fd.is_none_or(|f| f == 1),
+            "&>" | "&>>" => true,
+            _ => false,
+        };
+        file && stdout
+    });
+    if stdout_away {
+        return Role::Setup;
+    }
     match a0 {
-        "echo" | "printf" => {
-            // echo into a file prints nothing
-            if sc
-                .redirects
-                .iter()
-                .any(|r| r.op.starts_with('>') && r.fd.is_none_or(|f| f == 1))
-            {
-                Role::Setup
-            } else {
-                Role::Substantive
-            }
-        }
+        "echo" | "printf" => Role::Substantive,
         "command" | "type" | "which" if quiet_redirect => Role::Setup,
         "git" if argv.get(1).is_some_and(|s| s == "add") => Role::Setup,
+        // `python -m venv .venv` prints nothing
+        "python" | "python3"
+            if argv.get(1).is_some_and(|s| s == "-m")
+                && argv.get(2).is_some_and(|s| s == "venv") =>
+        {
+            Role::Setup
+        }
+        "virtualenv" => Role::Setup,
         "nvm" | "conda" => {
             if argv.get(1).is_some_and(|s| s == "use" || s == "activate") {
                 Role::Setup

@@ -125,6 +125,29 @@ fn compound_commands_are_flagged() {
     let r = n("echo x > notes.txt && git status");
     assert!(!r.compound);
     assert_eq!(r.argv, argv(&["git", "status"]));
+    // nor does any command whose stdout goes to a file, nor `python -m venv`
+    for (c, want) in [
+        (
+            "d=$(mktemp -d) && cd $d && npm init -y >/dev/null && npm install x >/dev/null 2>&1 && npm ls --all",
+            &["npm", "ls", "--all"][..],
+        ),
+        ("cargo build &> build.log; grep -c warning build.log", &["grep", "-c", "warning", "build.log"]),
+        ("python3 -m venv v && v/bin/pip install requests", &["v/bin/pip", "install", "requests"]),
+        ("make > /tmp/out 2>/tmp/err && make test", &["make", "test"]),
+    ] {
+        let r = n(c);
+        assert!(!r.compound, "{c}");
+        assert_eq!(r.argv, argv(want), "{c}");
+    }
+    // output moved to stderr or to another descriptor is still printed
+    for c in [
+        "echo hi >&2 && cargo test",
+        "cargo build 2>/dev/null && cargo test",
+        "cat <<EOF > /dev/stdout && ls",
+    ] {
+        let r = n(c);
+        assert!(r.compound || r.exact_read, "{c}");
+    }
 }
 
 #[test]

@@ -22,6 +22,16 @@ struct Row {
 
 fn main() {
     let bpe = tiktoken_rs::o200k_base().expect("o200k table is embedded in tiktoken-rs");
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    if files.first().is_some_and(|a| a == "--count") {
+        // `--count FILE...`: the exact token count of each file, for scripts/live-eval
+        for f in &files[1..] {
+            let text = std::fs::read(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+            let text = String::from_utf8_lossy(&text);
+            println!("{}\t{f}", bpe.encode_ordinary(&text).len());
+        }
+        return;
+    }
     if std::env::var("TOKENIZE").is_ok() {
         // print how each stdin line is split, for looking at the tokenizer
         for line in std::io::stdin().lines().map_while(Result::ok) {

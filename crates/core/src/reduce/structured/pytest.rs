@@ -513,7 +513,8 @@ FAILED tests/test_a.py::test_total - assert 13 == 13.95
 
     #[test]
     fn a_summary_line_without_one_block_of_its_name_stays() {
-        let text = "=================================== FAILURES ===================================
+        let text =
+            "=================================== FAILURES ===================================
 _________________________________ test_x __________________________________
 E       assert 1 == 2
 tests/a/test_m.py:3: AssertionError
@@ -532,8 +533,14 @@ ERROR tests/c/test_n.py - ImportError: no module named n
 ";
         let t = run(text).unwrap().lines.join("\n");
         // two blocks named test_x: which is which is only in the summary
-        assert!(t.contains("FAILED tests/a/test_m.py::test_x - assert 1 == 2"), "{t}");
-        assert!(t.contains("FAILED tests/b/test_m.py::test_x - assert 3 == 4"), "{t}");
+        assert!(
+            t.contains("FAILED tests/a/test_m.py::test_x - assert 1 == 2"),
+            "{t}"
+        );
+        assert!(
+            t.contains("FAILED tests/b/test_m.py::test_x - assert 3 == 4"),
+            "{t}"
+        );
         assert!(t.contains("__ tests/b/test_m.py::test_y __"), "{t}");
         assert!(!t.contains("FAILED tests/b/test_m.py::test_y"), "{t}");
         assert!(t.contains("== short test summary info =="), "{t}");
