@@ -44,27 +44,49 @@ pub fn summarize(v: &Value, what: &str) -> (Vec<String>, u64) {
     (vec![whole], 0)
 }
 
-/// Most characters of table rows shown for one array; past it the middle rows are counted.
+/// Characters of table rows shown for one table; past them the middle rows are counted.
 const TABLE_ROWS_CHARS: usize = 2400;
+/// Rows a table shows at least when they fit [`JSON_TARGET`] characters (records of long
+/// fields: hashes, URLs), whatever the characters budget.
+const TABLE_MIN_ROWS: usize = 20;
 
-/// An array of four or more objects that all have the same fields, read as a table: each
-/// field's name is said once, a field with one value in every record is said once, and
-/// each record is one line of the other fields' values (JSON literals, comma-separated).
-/// Nested objects count by their leaves (`stock.count`); arrays and empty objects are
-/// values. Nothing is left out but rows past [`TABLE_ROWS_CHARS`], which are counted.
+/// Four or more objects with (mostly) the same fields, read as a table: an array of them,
+/// or an object whose every value is one (`"versions": {"1.0.0": {…}, …}`, the key then
+/// being the first cell of each row). Each field's name is said once, a field with one
+/// value in every record is said once, and each record is one line of the other fields'
+/// values (JSON literals, comma-separated; an empty cell is a field that record does not
+/// have). Nested objects count by their leaves (`stock.count`); arrays and empty objects
+/// are values. Every record must have at least half of all the fields. Nothing is left
+/// out but rows past [`TABLE_ROWS_CHARS`] (or the first [`TABLE_MIN_ROWS`]), which are
+/// counted.
 pub struct Table<'a> {
     pub columns: Vec<String>,
     pub constant: Vec<(String, &'a Value)>,
-    pub rows: Vec<Vec<&'a Value>>,
+    /// One cell per column; None where the record lacks the field.
+    pub rows: Vec<Vec<Option<&'a Value>>>,
+    /// A map of records: each row's key (its first cell); empty for an array.
+    keys: Vec<&'a str>,
+    /// Some record lacks some field.
+    sparse: bool,
 }
 
 impl<'a> Table<'a> {
     pub fn of(items: &'a [Value]) -> Option<Table<'a>> {
+        Self::build(items.iter().map(|v| (None, v)).collect())
+    }
+
+    /// A map whose every value is a record, keyed by the map's keys.
+    pub fn of_map(map: &'a serde_json::Map<String, Value>) -> Option<Table<'a>> {
+        Self::build(map.iter().map(|(k, v)| (Some(k.as_str()), v)).collect())
+    }
+
+    fn build(items: Vec<(Option<&'a str>, &'a Value)>) -> Option<Table<'a>> {
         if items.len() < 4 {
             return None;
         }
         let mut records: Vec<Vec<(String, &'a Value)>> = Vec::with_capacity(items.len());
-        for item in items {
+        let mut names: Vec<String> = Vec::new();
+        for (_, item) in &items {
             let Value::Object(fields) = item else {
                 return None;
             };
@@ -75,39 +97,51 @@ impl<'a> Table<'a> {
             if !leaves_of(item, "", &mut leaves) {
                 return None;
             }
-            if let Some(first) = records.first() {
-                if first.len() != leaves.len() || first.iter().zip(&leaves).any(|(a, b)| a.0 != b.0)
-                {
-                    return None;
+            for (k, _) in &leaves {
+                if !names.contains(k) {
+                    names.push(k.clone());
                 }
             }
             records.push(leaves);
         }
-        let names: Vec<String> = records[0].iter().map(|(k, _)| k.clone()).collect();
+        if records.iter().any(|r| r.len() * 2 < names.len()) {
+            return None;
+        }
+        let cell = |r: &[(String, &'a Value)], name: &str| {
+            r.iter().find(|(k, _)| k == name).map(|(_, v)| *v)
+        };
+        let cells: Vec<Vec<Option<&'a Value>>> = records
+            .iter()
+            .map(|r| names.iter().map(|n| cell(r, n)).collect())
+            .collect();
         let same: Vec<bool> = (0..names.len())
-            .map(|i| records.iter().all(|r| r[i].1 == records[0][i].1))
+            .map(|i| cells[0][i].is_some() && cells.iter().all(|r| r[i] == cells[0][i]))
             .collect();
         let constant = (0..names.len())
             .filter(|&i| same[i])
-            .map(|i| (names[i].clone(), records[0][i].1))
+            .map(|i| (names[i].clone(), cells[0][i].expect("same: present")))
             .collect();
-        let columns = (0..names.len())
+        let keys: Vec<&'a str> = items.iter().filter_map(|(k, _)| *k).collect();
+        let columns: Vec<String> = (0..names.len())
             .filter(|&i| !same[i])
             .map(|i| names[i].clone())
             .collect();
-        let rows = records
+        let rows: Vec<Vec<Option<&'a Value>>> = cells
             .iter()
             .map(|r| {
                 (0..names.len())
                     .filter(|&i| !same[i])
-                    .map(|i| r[i].1)
+                    .map(|i| r[i])
                     .collect()
             })
             .collect();
+        let sparse = rows.iter().any(|r| r.iter().any(Option::is_none));
         Some(Table {
             columns,
             constant,
             rows,
+            keys,
+            sparse,
         })
     }
 
@@ -117,8 +151,16 @@ impl<'a> Table<'a> {
     pub fn render(&self, name: &str, budget: usize) -> (Vec<String>, u64) {
         let n = self.rows.len();
         let mut head = format!("{name}{n} records");
-        if !self.columns.is_empty() {
-            head.push_str(&format!(" of {}, one per line", self.columns.join(", ")));
+        let keyed = !self.keys.is_empty();
+        if !self.columns.is_empty() || keyed {
+            let key = if keyed { "key, " } else { "" };
+            head.push_str(&format!(
+                " of {key}{}, one per line",
+                self.columns.join(", ")
+            ));
+        }
+        if self.sparse {
+            head.push_str(" (an empty cell: the record has no such field)");
         }
         if !self.constant.is_empty() {
             let same: Vec<String> = self
@@ -129,18 +171,29 @@ impl<'a> Table<'a> {
             head.push_str(&format!("; in every record {}", same.join(", ")));
         }
         let mut lines = vec![head];
-        if self.columns.is_empty() {
+        if self.columns.is_empty() && !keyed {
             return (lines, 0);
         }
         let rows: Vec<String> = self
             .rows
             .iter()
-            .map(|r| {
-                let cells: Vec<String> = r.iter().map(|v| literal(v)).collect();
+            .enumerate()
+            .map(|(i, r)| {
+                let key = self
+                    .keys
+                    .get(i)
+                    .map(|k| literal(&Value::String(k.to_string())));
+                let cells: Vec<String> = key
+                    .into_iter()
+                    .chain(r.iter().map(|v| v.map(literal).unwrap_or_default()))
+                    .collect();
                 clip_line(&cells.join(","), 4000).into_owned()
             })
             .collect();
         let total: usize = rows.iter().map(|r| r.len() + 1).sum();
+        // wide records: at least the first rows, within a summarized document's size
+        let first: usize = rows.iter().take(TABLE_MIN_ROWS).map(|r| r.len() + 1).sum();
+        let budget = budget.max(first.min(JSON_TARGET));
         if total <= budget {
             lines.extend(rows);
             return (lines, 0);
@@ -197,50 +250,47 @@ fn literal(v: &Value) -> String {
 fn tables(v: &Value, whole: &str) -> Option<(Vec<String>, u64)> {
     let mut lines = Vec::new();
     let mut cut = 0;
-    match v {
-        Value::Array(items) => {
-            let t = Table::of(items)?;
-            let (l, c) = t.render("", TABLE_ROWS_CHARS);
-            lines = l;
-            cut = c;
-        }
-        Value::Object(m) => {
-            let mut rest = serde_json::Map::new();
-            let mut below = Vec::new();
-            for (k, x) in m {
-                match x {
-                    Value::Array(items) => match Table::of(items) {
-                        Some(t) => {
-                            rest.insert(
-                                k.clone(),
-                                Value::String(format!("[{} records below]", items.len())),
-                            );
-                            below.push((k, t));
-                        }
-                        None => {
-                            rest.insert(k.clone(), x.clone());
-                        }
-                    },
-                    _ => {
-                        rest.insert(k.clone(), x.clone());
-                    }
+    let whole_table = match v {
+        Value::Array(items) => Table::of(items),
+        Value::Object(m) => Table::of_map(m),
+        _ => None,
+    };
+    if let Some(t) = whole_table {
+        (lines, cut) = t.render("", TABLE_ROWS_CHARS);
+    } else if let Value::Object(m) = v {
+        let mut rest = serde_json::Map::new();
+        let mut below = Vec::new();
+        for (k, x) in m {
+            let (table, n) = match x {
+                Value::Array(items) => (Table::of(items), items.len()),
+                Value::Object(records) => (Table::of_map(records), records.len()),
+                _ => (None, 0),
+            };
+            match table {
+                Some(t) => {
+                    rest.insert(k.clone(), Value::String(format!("[{n} records below]")));
+                    below.push((k, t));
+                }
+                None => {
+                    rest.insert(k.clone(), x.clone());
                 }
             }
-            if below.is_empty() {
-                return None;
-            }
-            let other = serde_json::to_string(&Value::Object(rest)).unwrap_or_default();
-            if other.len() > JSON_WHOLE {
-                return None;
-            }
-            lines.push(other);
-            for (k, t) in below {
-                let (l, c) = t.render(&format!("{k}: "), TABLE_ROWS_CHARS);
-                lines.extend(l);
-                cut += c;
-            }
         }
-        _ => return None,
+        if below.is_empty() {
+            return None;
+        }
+        let other = serde_json::to_string(&Value::Object(rest)).unwrap_or_default();
+        if other.len() > JSON_WHOLE {
+            return None;
+        }
+        lines.push(other);
+        for (k, t) in below {
+            let (l, c) = t.render(&format!("{k}: "), TABLE_ROWS_CHARS);
+            lines.extend(l);
+            cut += c;
+        }
+    } else {
+        return None;
     }
     let len: usize = lines.iter().map(|l| l.len() + 1).sum();
     (len * 4 <= whole.len() * 3).then_some((lines, cut))
@@ -353,6 +403,53 @@ mod tests {
             summarize(&mixed, "JSON").0,
             vec![r#"[{"a":1},{"a":2},{"a":3},{"b":4}]"#]
         );
+    }
+
+    #[test]
+    fn a_map_of_records_reads_as_a_keyed_table_and_missing_fields_are_empty_cells() {
+        let mut versions = serde_json::Map::new();
+        for i in 0..6 {
+            let mut r =
+                json!({"version": format!("1.{i}.0"), "license": "MIT", "tags": ["x", "y"]});
+            if i >= 4 {
+                r["types"] = json!("index.d.ts");
+            }
+            versions.insert(format!("1.{i}.0"), r);
+        }
+        let v = json!({"name": "pad", "versions": versions, "latest": "1.5.0"});
+        let (lines, cut) = summarize(&v, "JSON");
+        assert_eq!(cut, 0);
+        assert_eq!(
+            lines,
+            vec![
+                r#"{"name":"pad","versions":"[6 records below]","latest":"1.5.0"}"#.to_string(),
+                r#"versions: 6 records of key, version, types, one per line (an empty cell: the record has no such field); in every record license="MIT", tags=["x","y"]"#.into(),
+                r#""1.0.0","1.0.0","#.into(),
+                r#""1.1.0","1.1.0","#.into(),
+                r#""1.2.0","1.2.0","#.into(),
+                r#""1.3.0","1.3.0","#.into(),
+                r#""1.4.0","1.4.0","index.d.ts""#.into(),
+                r#""1.5.0","1.5.0","index.d.ts""#.into(),
+            ]
+        );
+        // wide records (hashes, URLs): 20 are shown though they pass 2400 chars
+        let wide: Vec<Value> = (0..30)
+            .map(
+                |i| json!({"id": i, "hash": format!("{i:0>200}"), "url": format!("https://x/{i}")}),
+            )
+            .collect();
+        let (lines, cut) = summarize(&Value::Array(wide), "JSON");
+        assert_eq!(cut, 10, "{lines:?}");
+        assert_eq!(lines.len(), 1 + 20 + 1, "{lines:?}");
+        // records sharing less than half of the fields are not a table
+        let mut m = serde_json::Map::new();
+        for i in 0..5 {
+            m.insert(
+                format!("k{i}"),
+                json!({format!("only{i}a"): 1, format!("only{i}b"): 2, "common": 3}),
+            );
+        }
+        assert!(Table::of_map(&m).is_none());
     }
 
     #[test]
