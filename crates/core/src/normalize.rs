@@ -704,6 +704,33 @@ fn looks_like_log(path: &str) -> bool {
         || p.starts_with("/var/log")
 }
 
+/// A log read with `head`/`tail` and at most this many lines asked for is an exact read.
+const MAX_SIZED_READ: u64 = 500;
+
+/// The number of lines `head`/`tail` were asked for: `-n 200`, `-n200`, `-n +50`,
+/// `--lines=200`, `--lines 200`, `-200`.
+fn line_count(argv: &[String]) -> Option<u64> {
+    let num = |s: &str| s.trim_start_matches(['+', '-']).parse::<u64>().ok();
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        if a == "--" {
+            break;
+        }
+        if a == "-n" || a == "--lines" {
+            return argv.get(i + 1).and_then(|v| num(v));
+        }
+        if let Some(v) = a.strip_prefix("--lines=").or_else(|| a.strip_prefix("-n")) {
+            return num(v);
+        }
+        if a.len() > 1 && a.starts_with('-') && a[1..].bytes().all(|b| b.is_ascii_digit()) {
+            return num(a);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Is the chosen stage a read of file contents that must stay byte-identical?
 fn is_exact_read(stages: &[Vec<String>], idx: usize) -> bool {
     let Some(argv) = stages.get(idx) else {
@@ -720,8 +747,11 @@ fn is_exact_read(stages: &[Vec<String>], idx: usize) -> bool {
             let follow = argv
                 .iter()
                 .any(|a| a == "-f" || a == "-F" || a == "--follow");
-            // a file operand that is not a log; stdin (`| head`) is a filter, not a read
-            !follow && !ops.is_empty() && !ops.iter().any(|o| looks_like_log(o))
+            // a file operand that is not a log, or a log read by an explicit number of lines
+            // (`tail -n 200 app.log`: the agent sized its read); stdin (`| head`) is a
+            // filter, not a read
+            let sized = line_count(argv).is_some_and(|n| n <= MAX_SIZED_READ);
+            !follow && !ops.is_empty() && (sized || !ops.iter().any(|o| looks_like_log(o)))
         }
         "sed" => {
             let quiet = argv.iter().any(|a| {

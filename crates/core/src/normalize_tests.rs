@@ -210,9 +210,23 @@ fn exact_reads() {
         "ls -la",
         "cargo test | head",
         "cargo build && cargo test",
-        "cat app.log; tail -n 500 server.log",
+        "cat app.log; tail -n 5000 server.log",
     ] {
         assert!(!n(c).exact_read, "{c}");
+    }
+    // a log read whole or followed is compacted; a log read by a number of lines is not
+    assert!(!n("tail /var/log/syslog").exact_read);
+    assert!(!n("tail -f app.log").exact_read);
+    assert!(!n("tail -n 501 app.log").exact_read);
+    for c in [
+        "tail -n 500 app.log",
+        "tail -n 200 /var/log/dpkg.log",
+        "tail -n200 app.log",
+        "tail -200 app.log",
+        "head --lines=50 logs/build.log",
+        "head -n +30 server.out",
+    ] {
+        assert!(n(c).exact_read, "{c}");
     }
 }
 
