@@ -653,26 +653,40 @@ impl Listing {
                 continue;
             }
             let headed = !(g.dir.is_empty() && single);
-            // names that all end in one extension are written without it, said once (not
-            // where numbered names fold to a few items anyway)
-            let ext = if headed && unstored == 0 {
-                shared_extension(&names)
-                    .filter(|_| fold_numbered_set(&names).len() >= 4)
-                    .map(str::to_string)
+            // names that all end in one extension, or all start with one prefix ending in a
+            // separator, are written without it, said once as a glob (not where numbered
+            // names fold to a few items anyway)
+            let (pre, ext) = if headed && unstored == 0 {
+                shared_affixes(&names)
             } else {
-                None
+                (None, None)
             };
-            let names: Vec<String> = match &ext {
-                Some(e) => names
-                    .iter()
-                    .map(|n| n[..n.len() - e.len() - 1].to_string())
-                    .collect(),
-                None => names,
-            };
-            let head = match &ext {
-                Some(e) => format!("{}{} ({}, all *.{e}): ", g.prefix, label(&g.dir), g.count),
-                None if headed => format!("{}{} ({}): ", g.prefix, label(&g.dir), g.count),
-                None => g.prefix.clone(),
+            let stripped: Vec<String> = names
+                .iter()
+                .map(|n| {
+                    let end = n.len() - ext.map_or(0, |e| e.len() + 1);
+                    n[pre.map_or(0, str::len)..end].to_string()
+                })
+                .collect();
+            let (pre, ext, names) =
+                if (pre.is_some() || ext.is_some()) && fold_numbered_set(&stripped).len() >= 4 {
+                    (pre.map(str::to_string), ext.map(str::to_string), stripped)
+                } else {
+                    (None, None, names)
+                };
+            let head = match (&pre, &ext) {
+                (None, None) if headed => {
+                    format!("{}{} ({}): ", g.prefix, label(&g.dir), g.count)
+                }
+                (None, None) => g.prefix.clone(),
+                (p, e) => format!(
+                    "{}{} ({}, all {}*{}): ",
+                    g.prefix,
+                    label(&g.dir),
+                    g.count,
+                    p.as_deref().unwrap_or(""),
+                    e.as_ref().map(|e| format!(".{e}")).unwrap_or_default()
+                ),
             };
             let mut line = head.clone();
             let mut shown = 0u64;
@@ -721,6 +735,39 @@ impl Listing {
         }
         (out, omitted)
     }
+}
+
+/// What four or more names share: the prefix all of them start with, cut back to end in a
+/// separator (`_`, `-`, `.`) and 3+ characters long (`builtin_fixtures__` for
+/// `builtin_fixtures__a.snap …`), and the extension all of them end in ([`shared_extension`]);
+/// every name keeps something of its own between the two.
+fn shared_affixes(names: &[String]) -> (Option<&str>, Option<&str>) {
+    let ext = shared_extension(names);
+    if names.len() < 4 {
+        return (None, ext);
+    }
+    let first = names[0].as_str();
+    let mut len = first.len();
+    for n in &names[1..] {
+        len = len.min(
+            first
+                .bytes()
+                .zip(n.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    let mut pre = &first[..len];
+    while let Some(c) = pre.chars().last() {
+        if matches!(c, '_' | '-' | '.') {
+            break;
+        }
+        pre = &pre[..pre.len() - c.len_utf8()];
+    }
+    let tail = ext.map_or(0, |e| e.len() + 1);
+    let own = |n: &String| n.len() > pre.len() + tail;
+    let pre = (pre.len() >= 3 && !pre.ends_with('/') && names.iter().all(own)).then_some(pre);
+    (pre, ext)
 }
 
 /// The extension every one of four or more names ends in (`py` for `a.py b.py …`), where
@@ -1327,6 +1374,34 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
     }
 
     #[test]
+    fn a_prefix_every_name_shares_up_to_a_separator_is_said_once() {
+        let v = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let names = v(&[
+            "snap__a.snap",
+            "snap__b.snap",
+            "snap__cc.snap",
+            "snap__d.snap",
+        ]);
+        assert_eq!(shared_affixes(&names), (Some("snap__"), Some("snap")));
+        // cut back to the separator: `test_alpha`, `test_beta` … share `test_`
+        let names = v(&["test_alpha", "test_beta", "test_al", "test_b"]);
+        assert_eq!(shared_affixes(&names), (Some("test_"), None));
+        // a name that is the prefix alone, or no separator: nothing
+        let names = v(&[
+            "journal",
+            "journal.a.json",
+            "journal.b.json",
+            "journal.c.json",
+        ]);
+        assert_eq!(shared_affixes(&names).0, None);
+        let names = v(&["abcx", "abcy", "abcz", "abcw"]);
+        assert_eq!(shared_affixes(&names), (None, None));
+        // too short to be worth saying
+        let names = v(&["a_1x", "a_2y", "a_3z", "a_4w"]);
+        assert_eq!(shared_affixes(&names), (None, None));
+    }
+
+    #[test]
     fn huge_listing_is_cut_with_counts() {
         let mut text = String::new();
         for d in 0..300 {
@@ -1339,7 +1414,7 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         assert!(out.omitted > 0);
         let t = out.lines.join("\n");
         assert!(
-            t.contains("src/module_000/ (40, all *.rs): file_000_m0 file_001_m0"),
+            t.contains("src/module_000/ (40, all file_*.rs): 000_m0 001_m0"),
             "{t}"
         );
         assert!(t.contains("src/module_299/ (40 entries not shown)"));
