@@ -8,12 +8,16 @@
 //! the command's status. Permissions were decided by Codex on the command as the model wrote
 //! it, before bash started.
 //!
-//! The filter holds the output until the marker (then prints the reduction, only when it is
-//! smaller, with no exit line: Codex prints `Process exited with code N`) or until 5 seconds
-//! have passed (then it prints what it has and passes the rest through as it comes, so
-//! servers and watchers stream as before). After the marker it returns at once, and a
-//! detached copy of itself keeps passing through whatever a background job the command left
-//! behind still writes, as Codex's pipe would have taken it.
+//! The filter holds the output until the marker, then prints the reduction (only when it is
+//! smaller, with no exit line: Codex prints `Process exited with code N`). While the command
+//! runs, held output is shown as it is once the command has printed nothing for [`IDLE`]
+//! (a server that printed its address and waits, a build between two steps) or has been
+//! held for [`MAX_HOLD`]; what comes after is held again, and at the marker that last part
+//! is reduced. So a model that polls a running command sees its output about a second after
+//! it paused, and the final burst (test failures, the summary) still comes compacted. After
+//! the marker it returns at once, and a detached copy of itself keeps passing through
+//! whatever a background job the command left behind still writes, as Codex's pipe would
+//! have taken it.
 
 use std::io::{Read, Write};
 use std::os::fd::AsFd;
@@ -23,8 +27,10 @@ use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use tokenjuice_core::budget;
 use tokenjuice_core::compact::{compact_text, Finish, Request};
 
-/// How long the output is held before it streams through unreduced.
-const HOLD: Duration = Duration::from_secs(5);
+/// Held output is shown once the command has printed nothing for this long.
+const IDLE: Duration = Duration::from_secs(1);
+/// Held output is shown once it has been held this long, however busy the command.
+const MAX_HOLD: Duration = Duration::from_secs(30);
 /// More than this is not held in memory: it streams through.
 const MAX_HELD: usize = 64 << 20;
 
@@ -69,13 +75,26 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
     let mut input = stdin.lock();
     let mut held: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
-    let started = Instant::now();
+    // when the first byte now held came, and when the last one did
+    let (mut held_since, mut last_input) = (Instant::now(), Instant::now());
     loop {
-        let left = HOLD.saturating_sub(started.elapsed());
-        if left.is_zero() || held.len() > MAX_HELD {
+        if held.len() > MAX_HELD {
             return stream_through(&held, &mut input, &prefix);
         }
-        let ms = u16::try_from(left.as_millis().min(1000)).unwrap_or(1000);
+        let now = Instant::now();
+        if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
+            show_held(&mut held, &prefix);
+            // a kept-back tail waits as if it had just come
+            (held_since, last_input) = (now, now);
+        }
+        let wait = if held.is_empty() {
+            Duration::from_secs(1)
+        } else {
+            (last_input + IDLE)
+                .min(held_since + MAX_HOLD)
+                .saturating_duration_since(now)
+        };
+        let ms = u16::try_from(wait.as_millis().clamp(1, 1000)).unwrap_or(1000);
         let ready = {
             let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
             matches!(poll(&mut fds, PollTimeout::from(ms)), Ok(n) if n > 0)
@@ -89,7 +108,13 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
                 let _ = std::io::stdout().write_all(&held);
                 return 0;
             }
-            Ok(n) => held.extend_from_slice(&chunk[..n]),
+            Ok(n) => {
+                if held.is_empty() {
+                    held_since = Instant::now();
+                }
+                last_input = Instant::now();
+                held.extend_from_slice(&chunk[..n]);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => {
                 let _ = std::io::stdout().write_all(&held);
@@ -103,6 +128,20 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
             return 0;
         }
     }
+}
+
+/// Shows the held output as it is, but for a tail that may be the start of the marker
+/// (kept back, held on).
+fn show_held(held: &mut Vec<u8>, prefix: &[u8]) {
+    let tail_from = held.len().saturating_sub(prefix.len() + 16);
+    let keep_from = held[tail_from..]
+        .iter()
+        .position(|&b| b == 0x1e)
+        .map_or(held.len(), |i| tail_from + i);
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&held[..keep_from]);
+    let _ = out.flush();
+    held.drain(..keep_from);
 }
 
 fn print_reduced(command: &str, raw: &[u8], code: i32) {
@@ -151,7 +190,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
     let _ = out.flush();
 }
 
-/// Past the hold: what is held, then everything as it comes, the marker left out.
+/// Too much to hold: what is held, then everything as it comes, the marker left out.
 fn stream_through(held: &[u8], input: &mut impl Read, prefix: &[u8]) -> i32 {
     let mut out = std::io::stdout().lock();
     let mut pending: Vec<u8> = held.to_vec();

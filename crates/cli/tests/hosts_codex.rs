@@ -117,6 +117,48 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
 }
 
 #[test]
+fn output_before_a_pause_is_shown_while_the_command_runs_and_the_rest_is_compacted() {
+    use std::io::Read;
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    let script = dir.join("tokenjuice/bash_env.sh");
+    // a server's first line, a pause well past the filter's idle second, then a noisy end
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg("echo listening on 8080; sleep 3; seq 1 3000; echo 'error: disk full' >&2; exit 3")
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("BASH_ENV", &script)
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // the first read returns while the command sleeps: the line came before the pause
+    let mut first = vec![0u8; 64 * 1024];
+    let n = stdout.read(&mut first).unwrap();
+    assert_eq!(String::from_utf8_lossy(&first[..n]), "listening on 8080\n");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the command is still running"
+    );
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(3));
+    // the part after the pause was held and reduced: every fact, few characters
+    assert!(
+        rest.len() < 400 && rest.contains("3000") && rest.contains("error: disk full"),
+        "{rest}"
+    );
+}
+
+#[test]
 fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
     let w = World::new();
     let dir = w.home.join(".codex");

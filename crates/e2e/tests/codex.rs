@@ -94,9 +94,17 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"tty": true}),
         judge: Judge::Same,
     });
-    // A known difference (docs/hosts.md): the filter holds output up to 5 s to reduce it, so
-    // a call whose model-chosen yield is shorter than the command's run shows the session
-    // still running, but not the partial output printed so far.
+    // The filter shows held output once the command has printed nothing for a second: a
+    // call that yields while the command sleeps gets the output printed before the pause,
+    // as without tokenjuice ...
+    scs.push(Scenario {
+        name: "yields after the output paused",
+        command: "echo started; sleep 4; echo finished".into(),
+        extra: json!({"yield_time_ms": 2500}),
+        judge: Judge::SameShape(&["started", "Process running with session ID"]),
+    });
+    // ... and a known difference (docs/hosts.md): a yield within that second of the output
+    // shows the session still running, but not the output printed so far.
     scs.push(Scenario {
         name: "yields before it ends",
         command: "echo started; sleep 1.5; echo finished".into(),

@@ -290,7 +290,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Codex,
-        note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held up to 5 s, then streams unreduced; shells other than bash and tty sessions are left alone"),
+        note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held until the command ends or pauses for a second (then shown as it is, and what follows is held again); shells other than bash and tty sessions are left alone"),
         proven: Some(("codex", &["0.169"])),
         // Codex 0.169 keeps ~10,000 tokens of a result (head and tail); in characters, with
         // room. Codex prints `Exit code: N` itself.
