@@ -81,6 +81,7 @@ pub trait Structured {
 pub mod apt;
 pub mod cargo;
 pub mod cargo_test;
+pub mod diff_stat;
 pub mod gh;
 pub mod git_blame;
 pub mod git_diff;
@@ -115,6 +116,7 @@ type Make = fn(&Normalized) -> Box<dyn Structured>;
 pub const REGISTRY: &[(&str, Make)] = &[
     ("git-status", |_| Box::<git_status::GitStatus>::default()),
     ("git-diff", |_| Box::<git_diff::GitDiff>::default()),
+    ("diff-stat", |_| Box::<diff_stat::DiffStat>::default()),
     ("git-log", |_| Box::<git_log::GitLog>::default()),
     ("git-blame", |_| Box::<git_blame::GitBlame>::default()),
     ("help", |_| Box::<help::Help>::default()),
