@@ -391,7 +391,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting"),
+        note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting; Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
