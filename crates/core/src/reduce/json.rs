@@ -46,6 +46,8 @@ pub fn summarize(v: &Value, what: &str) -> (Vec<String>, u64) {
 
 /// Characters of table rows shown for one table; past them the middle rows are counted.
 const TABLE_ROWS_CHARS: usize = 2400;
+/// Longest array or object a table cell may hold.
+const MAX_CELL: usize = 400;
 /// Rows a table shows at least when they fit [`JSON_TARGET`] characters (records of long
 /// fields: hashes, URLs), whatever the characters budget.
 const TABLE_MIN_ROWS: usize = 20;
@@ -56,9 +58,9 @@ const TABLE_MIN_ROWS: usize = 20;
 /// value in every record is said once, and each record is one line of the other fields'
 /// values (JSON literals, comma-separated; an empty cell is a field that record does not
 /// have). Nested objects count by their leaves (`stock.count`); arrays and empty objects
-/// are values. Every record must have at least half of all the fields. Nothing is left
-/// out but rows past [`TABLE_ROWS_CHARS`] (or the first [`TABLE_MIN_ROWS`]), which are
-/// counted.
+/// are values, each at most [`MAX_CELL`] characters. Every record must have at least half
+/// of all the fields. Nothing is left out but rows past [`TABLE_ROWS_CHARS`] (or the first
+/// [`TABLE_MIN_ROWS`]), which are counted.
 pub struct Table<'a> {
     pub columns: Vec<String>,
     pub constant: Vec<(String, &'a Value)>,
@@ -135,6 +137,16 @@ impl<'a> Table<'a> {
                     .collect()
             })
             .collect();
+        // a record holding a big nested value (a list of dependency objects) does not read
+        // as a row: the summarized document keeps more of it
+        if cells
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|v| matches!(v, Value::Array(_) | Value::Object(_)) && literal(v).len() > MAX_CELL)
+        {
+            return None;
+        }
         let sparse = rows.iter().any(|r| r.iter().any(Option::is_none));
         Some(Table {
             columns,
@@ -441,6 +453,11 @@ mod tests {
         let (lines, cut) = summarize(&Value::Array(wide), "JSON");
         assert_eq!(cut, 10, "{lines:?}");
         assert_eq!(lines.len(), 1 + 20 + 1, "{lines:?}");
+        // records holding big nested values are not a table
+        let fat: Vec<Value> = (0..5)
+            .map(|i| json!({"name": format!("p{i}"), "deps": (0..40).map(|d| json!({"name": format!("d{d}"), "req": "^1"})).collect::<Vec<_>>()}))
+            .collect();
+        assert!(Table::of(&fat).is_none());
         // records sharing less than half of the fields are not a table
         let mut m = serde_json::Map::new();
         for i in 0..5 {
