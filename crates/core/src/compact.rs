@@ -427,6 +427,7 @@ impl<'p> Session<'p> {
                 name: "json",
                 lines,
                 omitted: cut,
+                json_cut: cut > 0,
                 ..StructuredOutput::default()
             };
             return Some((out, JSON_ID, "structured-json"));
@@ -760,9 +761,9 @@ impl<'p> Session<'p> {
                 (o, 0) => vec![format!("{o} cut")],
                 (o, f) => vec![format!("{o} cut"), format!("{f} noise")],
             };
-            let json_summary = structured_out.as_ref().is_some_and(|so| so.name == "json");
+            let json_summary = structured_out.as_ref().is_some_and(|so| so.json_cut);
             lines.push(if json_summary {
-                // the cut is counted in JSON items and strings, not lines
+                // the cut is counted in JSON items, records and strings, not lines
                 format!("[tokenjuice: JSON shortened as noted above; {how}]")
             } else {
                 format!(

@@ -312,6 +312,7 @@ impl Structured for Apt {
             omitted: self.omitted,
             filtered: self.filtered + folded_lines + said_below,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -152,6 +152,7 @@ impl Structured for DiffStat {
             omitted,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -86,6 +86,7 @@ impl Structured for GhJson {
                     omitted,
                     filtered: 0,
                     facts_line: false,
+                    json_cut: false,
                 });
             }
             return Some(StructuredOutput {
@@ -95,6 +96,7 @@ impl Structured for GhJson {
                 omitted: 0,
                 filtered: 0,
                 facts_line: false,
+                json_cut: false,
             });
         }
         let mut omitted = 0;
@@ -114,6 +116,7 @@ impl Structured for GhJson {
             omitted,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }
@@ -494,6 +497,7 @@ impl Structured for GhRunLog {
             omitted: self.omitted,
             filtered: self.filtered,
             facts_line: false,
+            json_cut: false,
         })
     }
 }
@@ -603,6 +607,7 @@ impl Structured for GhPrChecks {
             omitted: 0,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

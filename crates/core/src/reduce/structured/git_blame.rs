@@ -107,6 +107,7 @@ impl Structured for GitBlame {
             omitted: self.dropped,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

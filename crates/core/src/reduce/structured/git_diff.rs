@@ -332,6 +332,7 @@ impl super::Structured for GitDiff {
             omitted: self.diff.changed_clipped,
             filtered: self.diff.context_hidden,
             facts_line: true,
+            json_cut: false,
         })
     }
 }

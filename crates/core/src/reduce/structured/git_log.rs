@@ -234,6 +234,7 @@ impl Structured for GitLog {
             omitted: self.dropped_commits + self.diff.changed_clipped,
             filtered: self.body_hidden + self.diff.context_hidden,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

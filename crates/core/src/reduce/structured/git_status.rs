@@ -268,6 +268,7 @@ impl Structured for GitStatus {
             omitted,
             filtered: self.hints,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -202,6 +202,7 @@ impl Structured for Help {
             omitted: 0,
             filtered: self.dropped,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -112,12 +112,14 @@ impl Http {
         (t.starts_with('{') || t.starts_with('[')) && serde_json::from_str::<Value>(t).is_ok()
     }
 
-    fn render_body(&self) -> (Vec<String>, u64) {
+    /// The body's lines, what was left out of it, and whether that count is of JSON items.
+    fn render_body(&self) -> (Vec<String>, u64, bool) {
         let text = self.body.join("\n");
         let trimmed = text.trim();
         if self.body_cut == 0 {
             if let Some(v) = crate::reduce::json::parse_whole(trimmed) {
-                return crate::reduce::json::summarize(&v, "JSON body");
+                let (lines, cut) = crate::reduce::json::summarize(&v, "JSON body");
+                return (lines, cut, true);
             }
         }
         let mut out = Vec::new();
@@ -150,7 +152,7 @@ impl Http {
                 self.body_cut
             ));
         }
-        (out, omitted)
+        (out, omitted, false)
     }
 }
 
@@ -300,8 +302,8 @@ impl Structured for Http {
         while me.body.last().is_some_and(|l| l.trim().is_empty()) {
             me.body.pop();
         }
-        let (body, body_omitted) = if me.body.is_empty() {
-            (Vec::new(), 0)
+        let (body, body_omitted, json_body) = if me.body.is_empty() {
+            (Vec::new(), 0, false)
         } else {
             me.render_body()
         };
@@ -333,6 +335,7 @@ impl Structured for Http {
             omitted: body_omitted + me.kept_cut,
             filtered: me.noise,
             facts_line: false,
+            json_cut: json_body && body_omitted > 0,
         })
     }
 }

@@ -58,6 +58,7 @@ impl JsonRecords {
             omitted,
             filtered: 0,
             facts_line: false,
+            json_cut: omitted > 0,
         })
     }
 }

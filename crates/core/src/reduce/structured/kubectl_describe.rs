@@ -130,6 +130,7 @@ impl Structured for KubectlDescribe {
             omitted: self.omitted,
             filtered: self.filtered,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

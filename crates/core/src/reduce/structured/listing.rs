@@ -1156,6 +1156,7 @@ impl Structured for Listing {
             omitted,
             filtered: noise,
             facts_line: true,
+            json_cut: false,
         })
     }
 }

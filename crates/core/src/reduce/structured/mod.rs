@@ -20,6 +20,9 @@ pub struct StructuredOutput {
     pub filtered: u64,
     /// Show the facts line above the body.
     pub facts_line: bool,
+    /// `omitted` counts JSON items, records and clipped strings (the output says which),
+    /// not lines.
+    pub json_cut: bool,
 }
 
 impl StructuredOutput {

@@ -118,6 +118,7 @@ impl Structured for NpmLs {
             omitted: self.omitted,
             filtered: 0,
             facts_line: self.problems > 0,
+            json_cut: false,
         })
     }
 }

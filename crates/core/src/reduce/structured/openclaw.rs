@@ -131,6 +131,7 @@ impl Structured for SessionsHistory {
             omitted: 0,
             filtered: dropped,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -148,6 +148,7 @@ impl Structured for PackageLock {
             omitted: self.text.lines,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -435,6 +435,7 @@ impl Structured for Packages {
             omitted,
             filtered: self.filtered,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -166,6 +166,7 @@ impl Structured for Pip {
             omitted: self.omitted,
             filtered: self.filtered + folded,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

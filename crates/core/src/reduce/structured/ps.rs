@@ -176,6 +176,7 @@ impl Structured for Ps {
             omitted: self.extra,
             filtered: 0,
             facts_line: true,
+            json_cut: false,
         })
     }
 }

@@ -655,6 +655,7 @@ impl Structured for Search {
             omitted,
             filtered: separators,
             facts_line: true,
+            json_cut: false,
         })
     }
 }

@@ -79,6 +79,7 @@ impl Structured for Table {
             omitted: out.omitted,
             filtered: out.filtered,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

@@ -261,6 +261,7 @@ impl Structured for Terraform {
             omitted: self.omitted,
             filtered: self.filtered,
             facts_line: false,
+            json_cut: false,
         })
     }
 }

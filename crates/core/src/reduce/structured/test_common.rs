@@ -218,6 +218,7 @@ impl Cx {
             omitted: self.omitted,
             filtered: self.filtered,
             facts_line: true,
+            json_cut: false,
         })
     }
 }

@@ -214,6 +214,7 @@ impl Structured for Tree {
             omitted: self.omitted,
             filtered: 0,
             facts_line: false,
+            json_cut: false,
         })
     }
 }
