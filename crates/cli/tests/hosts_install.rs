@@ -42,7 +42,7 @@ const CASES: &[Case] = &[
         in_project: false,
         shape: Shape::Groups,
         event: "AfterTool",
-        matcher: Some("^run_shell_command$"),
+        matcher: Some("run_shell_command"),
         key: "command",
         entry: "gemini-cli-post-tool-use",
         wrap: false,

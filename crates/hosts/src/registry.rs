@@ -343,7 +343,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             root: Some("hooks"),
         },
         event: "AfterTool",
-        matcher: Some("^run_shell_command$"),
+        matcher: Some("run_shell_command"),
         command_key: "command",
         status_message: None,
         timeout: Some(("timeout", 10000)),
