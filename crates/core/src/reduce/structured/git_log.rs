@@ -2,8 +2,9 @@
 //! `-p`/`--stat`.
 //!
 //! Every commit stays, as `<short hash> <date> <author>: <subject>` (refs and merge
-//! parents kept); bodies are condensed to their first lines with a count of the rest;
-//! patches go through the diff reducer; `--stat` lines stay.
+//! parents kept; an author shared by all of three or more commits is said once, above
+//! them); bodies are condensed to their first lines with a count of the rest; patches go
+//! through the diff reducer; `--stat` lines stay.
 
 use super::git_diff::DiffReducer;
 use super::{Structured, StructuredOutput};
@@ -41,6 +42,8 @@ pub struct GitLog {
     other_count: u64,
     recognized: u64,
     stat_lines: u64,
+    /// Each header line: its place in `out`, its author, and the line without the author.
+    headers: Vec<(usize, String, String)>,
 }
 
 /// `Mon Nov 20 10:00:00 2026 +0100` → `2026-11-20`; other formats are kept.
@@ -86,6 +89,9 @@ impl GitLog {
             .map(|m| format!(" [merge {m}]"))
             .unwrap_or_default();
         let subject = c.subject.clone().unwrap_or_default();
+        let without = format!("{short}{refs} {}{merge}: {subject}", c.date);
+        self.headers
+            .push((self.out.len(), c.author.clone(), without));
         self.out.push(format!(
             "{short}{refs} {} {}{merge}: {subject}",
             c.date, c.author
@@ -216,6 +222,16 @@ impl Structured for GitLog {
             return None;
         }
         let mut lines = std::mem::take(&mut self.other);
+        // one author for every commit: said once
+        let first = self.headers.first().map(|h| h.1.clone());
+        if let Some(author) = first.filter(|a| {
+            self.headers.len() >= 3 && !a.is_empty() && self.headers.iter().all(|h| &h.1 == a)
+        }) {
+            for (at, _, without) in std::mem::take(&mut self.headers) {
+                self.out[at] = without;
+            }
+            lines.push(format!("(author of every commit: {author})"));
+        }
         lines.append(&mut self.out);
         if self.dropped_commits > 0 {
             lines.push(format!(
@@ -275,6 +291,42 @@ Date:   Wed Nov 19 09:00:00 2026 +0000
             "{t}"
         );
         assert_eq!(out.facts[0], ("commit".into(), 2));
+    }
+
+    #[test]
+    fn one_author_of_every_commit_is_said_once() {
+        let commit = |h: char, day: u32, subject: &str| {
+            format!(
+                "commit {}\nAuthor: Ann Lee <ann@example.com>\nDate:   Thu Nov {day} 10:00:00 2026 +0100\n\n    {subject}\n\n",
+                h.to_string().repeat(40)
+            )
+        };
+        let text = [
+            commit('a', 20, "One"),
+            commit('b', 19, "Two"),
+            commit('c', 18, "Three"),
+        ]
+        .concat();
+        let out = crate::reduce::structured::feed(Box::new(GitLog::default()), &text, 0).unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "(author of every commit: Ann Lee)",
+                "aaaaaaaaaa 2026-11-20: One",
+                "bbbbbbbbbb 2026-11-19: Two",
+                "cccccccccc 2026-11-18: Three",
+            ]
+        );
+        // a second author: every line keeps its own
+        let text = [
+            commit('a', 20, "One"),
+            commit('b', 19, "Two").replace("Ann Lee", "Bob"),
+            commit('c', 18, "Three"),
+        ]
+        .concat();
+        let out = crate::reduce::structured::feed(Box::new(GitLog::default()), &text, 0).unwrap();
+        assert_eq!(out.lines[1], "bbbbbbbbbb 2026-11-19 Bob: Two");
+        assert_eq!(out.lines[0], "aaaaaaaaaa 2026-11-20 Ann Lee: One");
     }
 
     #[test]
