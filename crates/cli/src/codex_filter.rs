@@ -83,7 +83,7 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
         }
         let now = Instant::now();
         if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
-            show_held(&mut held, &prefix);
+            show_held(&mut held, &prefix, &mut std::io::stdout().lock());
             // a kept-back tail waits as if it had just come
             (held_since, last_input) = (now, now);
         }
@@ -132,13 +132,12 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
 
 /// Shows the held output as it is, but for a tail that may be the start of the marker
 /// (kept back, held on).
-fn show_held(held: &mut Vec<u8>, prefix: &[u8]) {
+fn show_held(held: &mut Vec<u8>, prefix: &[u8], out: &mut impl Write) {
     let tail_from = held.len().saturating_sub(prefix.len() + 16);
     let keep_from = held[tail_from..]
         .iter()
         .position(|&b| b == 0x1e)
         .map_or(held.len(), |i| tail_from + i);
-    let mut out = std::io::stdout().lock();
     let _ = out.write_all(&held[..keep_from]);
     let _ = out.flush();
     held.drain(..keep_from);
@@ -249,6 +248,22 @@ fn drain_detached(input: &mut impl Read) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shown_output_keeps_back_what_may_be_the_start_of_the_marker() {
+        let p = marker_prefix("42");
+        let mut held = b"listening on 8080\n".to_vec();
+        let mut out = Vec::new();
+        show_held(&mut held, &p, &mut out);
+        assert_eq!(out, b"listening on 8080\n");
+        assert!(held.is_empty());
+        // the marker's first bytes arrived: they stay held, the text before goes
+        let mut held = b"done\n\x1eTJEXIT:4".to_vec();
+        let mut out = Vec::new();
+        show_held(&mut held, &p, &mut out);
+        assert_eq!(out, b"done\n");
+        assert_eq!(held, b"\x1eTJEXIT:4");
+    }
 
     #[test]
     fn the_marker_is_found_only_whole_at_the_end() {
