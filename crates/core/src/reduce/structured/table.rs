@@ -151,11 +151,64 @@ fn looks_like_header(line: &str) -> bool {
     lettered >= 2
 }
 
+/// psql's rule under the header: `----+-------+---` with one `+` per column gap.
+fn is_psql_rule(line: &str, columns: usize) -> bool {
+    let t = line.trim();
+    !t.is_empty()
+        && t.starts_with('-')
+        && t.bytes().all(|b| b == b'-' || b == b'+')
+        && t.bytes().filter(|&b| b == b'+').count() + 1 == columns
+}
+
+fn psql_cells(line: &str) -> Vec<String> {
+    line.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+/// A psql result (`a | b` header, `---+---` rule, rows, `(N rows)`): the rows written
+/// `a | b` without the padding that aligned them; lines before and after stay. None when
+/// the block holds no such table.
+fn render_psql(block: &[&str], out: &mut Render) -> Option<()> {
+    let h = (0..block.len().saturating_sub(1)).find(|&i| {
+        block[i].contains(" | ") && is_psql_rule(block[i + 1], psql_cells(block[i]).len())
+    })?;
+    let header = psql_cells(block[h]);
+    let mut end = h + 2;
+    let mut rows = Vec::new();
+    while end < block.len() {
+        let cells = psql_cells(block[end]);
+        if cells.len() != header.len() || block[end].trim_start().starts_with('(') {
+            break;
+        }
+        rows.push(cells);
+        end += 1;
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    out.lines.extend(block[..h].iter().map(|l| l.to_string()));
+    out.filtered += 1;
+    emit_grid(
+        Grid {
+            header,
+            rows,
+            piped: true,
+        },
+        &[],
+        true,
+        out,
+    );
+    out.lines.extend(block[end..].iter().map(|l| l.to_string()));
+    Some(())
+}
+
 /// Render one block. Returns true when it held a table.
 fn render_block(block: &[&str], out: &mut Render) -> bool {
     // box-drawing table (pm2)
     if block.iter().any(|l| l.trim_start().starts_with('│')) {
         return render_box(block, out);
+    }
+    if render_psql(block, out).is_some() {
+        return true;
     }
     let Some(h) = block.iter().position(|l| looks_like_header(l)) else {
         out.lines.extend(block.iter().map(|l| l.to_string()));
@@ -200,6 +253,8 @@ fn grid_is_tabbed(body: &[&str]) -> bool {
 struct Grid {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// psql's `a | b` cells: written `a | b` again, without the padding.
+    piped: bool,
 }
 
 fn tab_grid(body: &[&str]) -> Option<Grid> {
@@ -209,7 +264,11 @@ fn tab_grid(body: &[&str]) -> Option<Grid> {
     if header.len() < 2 || rows.iter().any(|r| r.len() != header.len()) {
         return None;
     }
-    Some(Grid { header, rows })
+    Some(Grid {
+        header,
+        rows,
+        piped: false,
+    })
 }
 
 /// Columns from character positions that are blank in the header and every row.
@@ -266,7 +325,11 @@ fn aligned_grid(body: &[&str]) -> Option<Grid> {
         return None;
     }
     let rows = chars[1..].iter().map(|l| split(l)).collect();
-    Some(Grid { header, rows })
+    Some(Grid {
+        header,
+        rows,
+        piped: false,
+    })
 }
 
 fn render_box(block: &[&str], out: &mut Render) -> bool {
@@ -299,7 +362,16 @@ fn render_box(block: &[&str], out: &mut Render) -> bool {
             out.lines.push(l.to_string());
         }
     }
-    emit_grid(Grid { header, rows }, &[], true, out);
+    emit_grid(
+        Grid {
+            header,
+            rows,
+            piped: false,
+        },
+        &[],
+        true,
+        out,
+    );
     true
 }
 
@@ -370,6 +442,9 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
         }
     }
     let fmt = |cells: Vec<String>| -> String {
+        if grid.piped {
+            return cells.join(" | ");
+        }
         let mut s = String::new();
         for (k, cell) in cells.iter().enumerate() {
             if k > 0 {
@@ -591,6 +666,30 @@ c       z2                  STOPPED
             "{t}"
         );
         assert!(t.contains("309 sleep9"), "{t}");
+    }
+
+    #[test]
+    fn psql_results_keep_every_row_without_the_padding() {
+        let mut text = String::from(
+            "       name        | country | total |  status\n-------------------+---------+-------+-----------\n",
+        );
+        for i in 0..40 {
+            text.push_str(&format!(
+                " Customer {i:<8} | GB      | {:>5} | shipped\n",
+                i * 3
+            ));
+        }
+        text.push_str(" Grace Hopper      | US      |  5.00 | pending\n(41 rows)\n\nINSERT 0 1\n");
+        let out = run(&text).unwrap();
+        assert_eq!(out.lines[0], "name | country | total | status");
+        assert_eq!(out.lines[1], "Customer 0 | GB | 0 | shipped");
+        assert_eq!(out.lines[41], "Grace Hopper | US | 5.00 | pending");
+        assert_eq!(out.lines[42], "(41 rows)");
+        assert!(out.lines.contains(&"INSERT 0 1".to_string()));
+        // a row whose cells do not line up ends the table; what follows is kept as it is
+        let odd = "a | b\n---+---\n1 | 2\n3 | 4 | 5\n(2 rows)\n";
+        let out = run(odd).unwrap();
+        assert_eq!(out.lines, vec!["a | b", "1 | 2", "3 | 4 | 5", "(2 rows)"]);
     }
 
     #[test]
