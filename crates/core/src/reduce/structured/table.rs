@@ -164,19 +164,51 @@ fn psql_cells(line: &str) -> Vec<String> {
     line.split('|').map(|c| c.trim().to_string()).collect()
 }
 
-/// A psql result (`a | b` header, `---+---` rule, rows, `(N rows)`): the rows written
-/// `a | b` without the padding that aligned them; lines before and after stay. None when
-/// the block holds no such table.
+/// mysql's border: `+------+-----+`.
+fn is_mysql_border(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2
+        && t.starts_with("+-")
+        && t.ends_with('+')
+        && t.bytes().all(|b| b == b'-' || b == b'+')
+}
+
+/// `| a | b |` → `a`, `b`.
+fn mysql_cells(line: &str) -> Option<Vec<String>> {
+    let t = line.trim();
+    let inner = t.strip_prefix('|')?.strip_suffix('|')?;
+    Some(psql_cells(inner))
+}
+
+/// A psql result (`a | b` header, `---+---` rule, rows, `(N rows)`) or a mysql one (the
+/// same between `+---+---+` borders): the rows written `a | b` without the padding that
+/// aligned them; lines before and after stay. None when the block holds no such table.
 fn render_psql(block: &[&str], out: &mut Render) -> Option<()> {
-    let h = (0..block.len().saturating_sub(1)).find(|&i| {
-        block[i].contains(" | ") && is_psql_rule(block[i + 1], psql_cells(block[i]).len())
-    })?;
-    let header = psql_cells(block[h]);
-    let mut end = h + 2;
+    let (h, header, first_row, mysql) = if let Some(b) =
+        (0..block.len().saturating_sub(2)).find(|&i| {
+            is_mysql_border(block[i])
+                && mysql_cells(block[i + 1]).is_some()
+                && is_mysql_border(block[i + 2])
+        }) {
+        (b, mysql_cells(block[b + 1])?, b + 3, true)
+    } else {
+        let h = (0..block.len().saturating_sub(1)).find(|&i| {
+            block[i].contains(" | ") && is_psql_rule(block[i + 1], psql_cells(block[i]).len())
+        })?;
+        (h, psql_cells(block[h]), h + 2, false)
+    };
+    let mut end = first_row;
     let mut rows = Vec::new();
     while end < block.len() {
-        let cells = psql_cells(block[end]);
-        if cells.len() != header.len() || block[end].trim_start().starts_with('(') {
+        let cells = if mysql {
+            match mysql_cells(block[end]) {
+                Some(c) => c,
+                None => break,
+            }
+        } else {
+            psql_cells(block[end])
+        };
+        if cells.len() != header.len() || (!mysql && block[end].trim_start().starts_with('(')) {
             break;
         }
         rows.push(cells);
@@ -185,8 +217,14 @@ fn render_psql(block: &[&str], out: &mut Render) -> Option<()> {
     if rows.is_empty() {
         return None;
     }
+    // the rule (psql) or the three borders (mysql) go
+    let mut rules = 1;
+    if mysql && end < block.len() && is_mysql_border(block[end]) {
+        end += 1;
+        rules = 3;
+    }
     out.lines.extend(block[..h].iter().map(|l| l.to_string()));
-    out.filtered += 1;
+    out.filtered += rules;
     emit_grid(
         Grid {
             header,
@@ -690,6 +728,19 @@ c       z2                  STOPPED
         let odd = "a | b\n---+---\n1 | 2\n3 | 4 | 5\n(2 rows)\n";
         let out = run(odd).unwrap();
         assert_eq!(out.lines, vec!["a | b", "1 | 2", "3 | 4 | 5", "(2 rows)"]);
+        // mysql draws the same table between borders
+        let my = "+--------------+-----+\n| name         | id  |\n+--------------+-----+\n| Ada Lovelace | 101 |\n| Grace Hopper | 102 |\n+--------------+-----+\n2 rows in set (0.00 sec)\n";
+        let out = run(my).unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "name | id",
+                "Ada Lovelace | 101",
+                "Grace Hopper | 102",
+                "2 rows in set (0.00 sec)"
+            ]
+        );
+        assert_eq!(out.filtered, 3);
     }
 
     #[test]
