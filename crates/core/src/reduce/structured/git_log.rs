@@ -28,6 +28,32 @@ struct Commit {
     emitted: bool,
 }
 
+/// A commit's header line in parts: `{id} {date} {author}{merge}: {subject}`, `id` being
+/// the short hash and refs.
+struct Header {
+    at: usize,
+    id: String,
+    date: String,
+    author: String,
+    tail: String,
+}
+
+impl Header {
+    fn line(&self, date: bool, author: bool) -> String {
+        let mut l = self.id.clone();
+        if date {
+            l.push(' ');
+            l.push_str(&self.date);
+        }
+        if author {
+            l.push(' ');
+            l.push_str(&self.author);
+        }
+        l.push_str(&self.tail);
+        l
+    }
+}
+
 #[derive(Default)]
 pub struct GitLog {
     out: Vec<String>,
@@ -42,8 +68,8 @@ pub struct GitLog {
     other_count: u64,
     recognized: u64,
     stat_lines: u64,
-    /// Each header line: its place in `out`, its author, and the line without the author.
-    headers: Vec<(usize, String, String)>,
+    /// Each header line as written: its place in `out` and its parts.
+    headers: Vec<Header>,
 }
 
 /// `Mon Nov 20 10:00:00 2026 +0100` → `2026-11-20`; other formats are kept.
@@ -89,13 +115,15 @@ impl GitLog {
             .map(|m| format!(" [merge {m}]"))
             .unwrap_or_default();
         let subject = c.subject.clone().unwrap_or_default();
-        let without = format!("{short}{refs} {}{merge}: {subject}", c.date);
-        self.headers
-            .push((self.out.len(), c.author.clone(), without));
-        self.out.push(format!(
-            "{short}{refs} {} {}{merge}: {subject}",
-            c.date, c.author
-        ));
+        let h = Header {
+            at: self.out.len(),
+            id: format!("{short}{refs}"),
+            date: c.date.clone(),
+            author: c.author.clone(),
+            tail: format!("{merge}: {subject}"),
+        };
+        self.out.push(h.line(true, true));
+        self.headers.push(h);
         for b in &c.body {
             self.out.push(format!("    {b}"));
         }
@@ -114,6 +142,43 @@ impl GitLog {
             self.in_diff = false;
         }
         self.cur = None;
+    }
+
+    /// Header lines without what they share: an author common to every one of 3+ commits
+    /// is said once above them (in `lines`), and a date common to a run of commits heads
+    /// that run (`2026-11-26:`) when runs are on average two commits or longer.
+    fn fold_headers(&mut self, lines: &mut Vec<String>) {
+        let heads = std::mem::take(&mut self.headers);
+        if heads.len() < 3 {
+            return;
+        }
+        let one_author =
+            !heads[0].author.is_empty() && heads.iter().all(|h| h.author == heads[0].author);
+        let runs = 1 + heads.windows(2).filter(|w| w[0].date != w[1].date).count();
+        let by_date = runs * 2 <= heads.len();
+        if !one_author && !by_date {
+            return;
+        }
+        if one_author {
+            lines.push(format!("(author of every commit: {})", heads[0].author));
+        }
+        let mut out = Vec::with_capacity(self.out.len() + runs);
+        let mut next = heads.iter().peekable();
+        let mut last_date: Option<&str> = None;
+        for (i, l) in std::mem::take(&mut self.out).into_iter().enumerate() {
+            match next.peek() {
+                Some(h) if h.at == i => {
+                    if by_date && last_date != Some(h.date.as_str()) {
+                        out.push(format!("{}:", h.date));
+                        last_date = Some(&h.date);
+                    }
+                    out.push(h.line(!by_date, !one_author));
+                    next.next();
+                }
+                _ => out.push(l),
+            }
+        }
+        self.out = out;
     }
 
     /// Commits are printed when the next one starts, so output order is kept.
@@ -222,16 +287,7 @@ impl Structured for GitLog {
             return None;
         }
         let mut lines = std::mem::take(&mut self.other);
-        // one author for every commit: said once
-        let first = self.headers.first().map(|h| h.1.clone());
-        if let Some(author) = first.filter(|a| {
-            self.headers.len() >= 3 && !a.is_empty() && self.headers.iter().all(|h| &h.1 == a)
-        }) {
-            for (at, _, without) in std::mem::take(&mut self.headers) {
-                self.out[at] = without;
-            }
-            lines.push(format!("(author of every commit: {author})"));
-        }
+        self.fold_headers(&mut lines);
         lines.append(&mut self.out);
         if self.dropped_commits > 0 {
             lines.push(format!(
@@ -315,6 +371,26 @@ Date:   Wed Nov 19 09:00:00 2026 +0000
                 "aaaaaaaaaa 2026-11-20: One",
                 "bbbbbbbbbb 2026-11-19: Two",
                 "cccccccccc 2026-11-18: Three",
+            ]
+        );
+        // commits of one day under that day, when days hold two or more on average
+        let text = [
+            commit('a', 20, "One"),
+            commit('b', 20, "Two"),
+            commit('c', 19, "Three"),
+            commit('d', 19, "Four").replace("Ann Lee", "Bob"),
+        ]
+        .concat();
+        let out = crate::reduce::structured::feed(Box::new(GitLog::default()), &text, 0).unwrap();
+        assert_eq!(
+            out.lines,
+            vec![
+                "2026-11-20:",
+                "aaaaaaaaaa Ann Lee: One",
+                "bbbbbbbbbb Ann Lee: Two",
+                "2026-11-19:",
+                "cccccccccc Ann Lee: Three",
+                "dddddddddd Bob: Four",
             ]
         );
         // a second author: every line keeps its own
