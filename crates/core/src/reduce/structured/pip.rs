@@ -4,7 +4,8 @@
 //! errors, warnings and the resolver's explanations. `Requirement already satisfied:`
 //! lines (one per requirement, each with a site-packages path) fold into one line
 //! listing every `name version`. Collecting/Downloading/progress/build-step lines
-//! are dropped and counted.
+//! are dropped and counted, and so is `Installing collected packages: a, b` when the
+//! `Successfully installed a-1.0 b-2.0` line names every one of them.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -135,6 +136,10 @@ impl Structured for Pip {
         while lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop();
         }
+        let mut filtered = self.filtered;
+        if drop_installing_line(&mut lines) {
+            filtered += 1;
+        }
         if let Some(at) = self.satisfied_at {
             let listed = self.satisfied.len() as u64;
             let mut s = format!(
@@ -164,11 +169,40 @@ impl Structured for Pip {
             lines,
             facts,
             omitted: self.omitted,
-            filtered: self.filtered + folded,
+            filtered: filtered + folded,
             facts_line: false,
             json_cut: false,
         })
     }
+}
+
+/// Drops `Installing collected packages: …` when the `Successfully installed …` line after
+/// it names every one of those packages (with its version); true when it did.
+fn drop_installing_line(lines: &mut Vec<String>) -> bool {
+    let norm = |n: &str| n.to_ascii_lowercase().replace('_', "-");
+    let Some(i) = lines
+        .iter()
+        .position(|l| l.starts_with("Installing collected packages: "))
+    else {
+        return false;
+    };
+    let Some(done) = lines[i..]
+        .iter()
+        .find_map(|l| l.strip_prefix("Successfully installed "))
+    else {
+        return false;
+    };
+    let installed: Vec<String> = done
+        .split_whitespace()
+        .filter_map(|w| w.rsplit_once('-').map(|(name, _)| norm(name)))
+        .collect();
+    let all = lines[i]["Installing collected packages: ".len()..]
+        .split(", ")
+        .all(|n| installed.contains(&norm(n.trim())));
+    if all {
+        lines.remove(i);
+    }
+    all
 }
 
 #[cfg(test)]
@@ -193,12 +227,28 @@ Successfully installed requests-2.32.3
             out.lines,
             vec![
                 "Requirement already satisfied (2): idna 3.20, six 1.17.0",
-                "Installing collected packages: requests",
                 "Successfully installed requests-2.32.3",
             ]
         );
         assert!(out.facts.contains(&("installed package".into(), 1)));
-        assert_eq!(out.filtered, 4);
+        assert_eq!(out.filtered, 5);
+    }
+
+    #[test]
+    fn the_installing_line_stays_unless_every_package_was_installed() {
+        let done = "Installing collected packages: charset_normalizer, Idna\nSuccessfully installed Idna-3.20 charset-normalizer-3.5.3\n";
+        assert_eq!(
+            run(done).unwrap().lines,
+            vec!["Successfully installed Idna-3.20 charset-normalizer-3.5.3"]
+        );
+        // a failure midway: what pip was installing is the fact
+        let failed = "Installing collected packages: a, b\nERROR: Could not install packages due to an OSError: [Errno 13] Permission denied\n";
+        assert_eq!(
+            run(failed).unwrap().lines[0],
+            "Installing collected packages: a, b"
+        );
+        let partial = "Installing collected packages: a, b\nSuccessfully installed a-1.0\n";
+        assert_eq!(run(partial).unwrap().lines.len(), 2);
     }
 
     #[test]
