@@ -7,6 +7,42 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// JSON text without the whitespace between tokens (strings untouched, key order kept), for
+/// the embedded fixtures.
+fn minify(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A rule as embedded: minified, without its `description` (prose for people, read by
+/// tools/coverage from the rule file; nothing at run time reads it). Key order does not
+/// matter to the rule's meaning.
+fn embedded_rule(v: &serde_json::Value) -> String {
+    let mut v = v.clone();
+    if let Some(m) = v.as_object_mut() {
+        m.remove("description");
+    }
+    serde_json::to_string(&v).expect("a parsed value serializes")
+}
+
 fn main() {
     let manifest =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -28,7 +64,6 @@ fn main() {
             .expect("walked below rules_dir")
             .to_string_lossy()
             .replace('\\', "/");
-        let abs = f.canonicalize().expect("walked files exist");
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if name.ends_with(".fixture.json") {
             let text =
@@ -36,7 +71,7 @@ fn main() {
             assert!(!text.contains('\0'), "{rel}: a NUL byte in a fixture");
             fixture_blob.extend_from_slice(rel.as_bytes());
             fixture_blob.push(0);
-            fixture_blob.extend_from_slice(text.as_bytes());
+            fixture_blob.extend_from_slice(minify(&text).as_bytes());
             fixture_blob.push(0);
             fixture_count += 1;
             continue;
@@ -94,7 +129,7 @@ fn main() {
         };
         writeln!(
             rules,
-            "    BuiltinRule {{ path: {rel:?}, id: {id:?}, family: {family:?}, priority: {priority:?}, matcher: StaticMatch {{ tool_names: {}, argv0: {}, git_subcommands: {}, argv_includes: {}, argv_includes_any: {}, command_includes: {}, command_includes_any: {} }}, json: include_str!({:?}) }},",
+            "    BuiltinRule {{ path: {rel:?}, id: {id:?}, family: {family:?}, priority: {priority:?}, matcher: StaticMatch {{ tool_names: {}, argv0: {}, git_subcommands: {}, argv_includes: {}, argv_includes_any: {}, command_includes: {}, command_includes_any: {} }}, json: {:?} }},",
             list("toolNames"),
             list("argv0"),
             list("gitSubcommands"),
@@ -102,7 +137,7 @@ fn main() {
             groups("argvIncludesAny"),
             list("commandIncludes"),
             list("commandIncludesAny"),
-            abs.display().to_string()
+            embedded_rule(&v)
         )
         .ok();
     }

@@ -52,7 +52,10 @@ fn main() {
     let count = |s: &str| bpe.encode_ordinary(s).len();
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     for r in BUILTIN_RULES {
-        let rule = Rule::from_json(r.json).expect("built-in rules parse");
+        // the binary embeds rules without their description: it is read from the file
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/").to_string() + r.path;
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let rule = Rule::from_json(&text).expect("built-in rules parse");
         rows.insert(
             r.id.to_string(),
             Row {
