@@ -22,11 +22,17 @@ use crate::RunRecord;
 /// unwritable for a long time; doctor says so).
 pub const MAX_SPOOL_BYTES: u64 = 1 << 20;
 
+/// Times an append opens the spool afresh when it was moved away meanwhile.
+const APPEND_TRIES: usize = 100;
+
 /// Append one record to the spool; returns the spool's size before and after.
 pub fn append(path: &Path, rec: &RunRecord) -> std::io::Result<(u64, u64)> {
     let mut line = serde_json::to_vec(rec).map_err(std::io::Error::other)?;
     line.push(b'\n');
-    for _ in 0..4 {
+    // a writer moving the spool into the database renames it between our open and our
+    // lock; under load (many agents' runs at once) that happened four times in a row, so
+    // a record was lost: each try costs an open and a lock, and renames are rare
+    for _ in 0..APPEND_TRIES {
         let f = std::fs::OpenOptions::new()
             .append(true)
             .create(true)

@@ -193,19 +193,22 @@ fn concurrent_writers(batch_bytes: u64) {
                     batch_bytes,
                     ..settings(&home)
                 };
-                let mut lost = 0;
+                let mut lost = Vec::new();
                 for i in 0..40 {
                     let r = rec(now(), "w/x", &format!("p{w}"), 100 + i, 10);
-                    if matches!(history::record(&s, &r), Outcome::Dropped(_)) {
-                        lost += 1;
+                    if let Outcome::Dropped(why) = history::record(&s, &r) {
+                        lost.push(why);
                     }
                 }
                 lost
             })
         })
         .collect();
-    let lost: u32 = threads.into_iter().map(|t| t.join().unwrap()).sum();
-    assert_eq!(lost, 0);
+    let lost: Vec<String> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
+    assert!(lost.is_empty(), "records dropped: {lost:?}");
     history::flush_spool(&Home::at(&home), 1000).unwrap();
     let h = History::open_existing(&Home::at(&home)).unwrap().unwrap();
     assert_eq!(h.count().unwrap(), 320);
