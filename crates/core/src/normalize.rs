@@ -707,10 +707,16 @@ fn looks_like_log(path: &str) -> bool {
 /// A log read with `head`/`tail` and at most this many lines asked for is an exact read.
 const MAX_SIZED_READ: u64 = 500;
 
-/// The number of lines `head`/`tail` were asked for: `-n 200`, `-n200`, `-n +50`,
-/// `--lines=200`, `--lines 200`, `-200`.
+/// The number of lines `head`/`tail` were asked for: `-n 200`, `-n200`, `--lines=200`,
+/// `--lines 200`, `-200`. A signed count is no bound (`tail -n +50`: from line 50 to the
+/// end; `head -n -5`: all but the last five), so it gives None.
 fn line_count(argv: &[String]) -> Option<u64> {
-    let num = |s: &str| s.trim_start_matches(['+', '-']).parse::<u64>().ok();
+    let num = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
     let mut i = 1;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -723,8 +729,10 @@ fn line_count(argv: &[String]) -> Option<u64> {
         if let Some(v) = a.strip_prefix("--lines=").or_else(|| a.strip_prefix("-n")) {
             return num(v);
         }
-        if a.len() > 1 && a.starts_with('-') && a[1..].bytes().all(|b| b.is_ascii_digit()) {
-            return num(a);
+        if let Some(v) = a.strip_prefix('-').filter(|v| !v.is_empty()) {
+            if let Some(n) = num(v) {
+                return Some(n);
+            }
         }
         i += 1;
     }

@@ -218,13 +218,16 @@ fn exact_reads() {
     assert!(!n("tail /var/log/syslog").exact_read);
     assert!(!n("tail -f app.log").exact_read);
     assert!(!n("tail -n 501 app.log").exact_read);
+    // a signed count is no bound: from line 1 to the end, all but the last five lines
+    assert!(!n("tail -n +1 app.log").exact_read);
+    assert!(!n("head -n -5 app.log").exact_read);
     for c in [
         "tail -n 500 app.log",
         "tail -n 200 /var/log/dpkg.log",
         "tail -n200 app.log",
         "tail -200 app.log",
         "head --lines=50 logs/build.log",
-        "head -n +30 server.out",
+        "head -n 30 server.out",
     ] {
         assert!(n(c).exact_read, "{c}");
     }
