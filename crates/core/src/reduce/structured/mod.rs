@@ -84,6 +84,7 @@ pub trait Structured {
 pub mod apt;
 pub mod cargo;
 pub mod cargo_test;
+pub mod diagnostics;
 pub mod diff_stat;
 pub mod gh;
 pub mod git_blame;
@@ -166,6 +167,9 @@ pub const REGISTRY: &[(&str, Make)] = &[
     ("ctest", |_| Box::new(xunit::Xunit::new(xunit::Kind::Ctest))),
     ("listing", |n| Box::new(listing::Listing::new(n))),
     ("search", |n| Box::new(search::Search::new(n))),
+    ("diagnostics", |_| {
+        Box::<diagnostics::Diagnostics>::default()
+    }),
     ("ps", |_| Box::<ps::Ps>::default()),
     ("http", |_| Box::<http::Http>::default()),
     ("table", |_| Box::<table::Table>::default()),

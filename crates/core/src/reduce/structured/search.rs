@@ -28,18 +28,19 @@ const WINDOW: usize = 120;
 const MAX_PENDING: usize = 64;
 
 #[derive(Debug, Clone)]
-struct Hit {
-    line: Option<String>,
-    context: bool,
-    text: String,
+pub(super) struct Hit {
+    pub(super) line: Option<String>,
+    pub(super) context: bool,
+    pub(super) text: String,
 }
 
+/// One file's hits, in the order seen.
 #[derive(Debug, Default)]
-struct File {
-    path: String,
-    hits: Vec<Hit>,
-    matches: u64,
-    context: u64,
+pub(super) struct File {
+    pub(super) path: String,
+    pub(super) hits: Vec<Hit>,
+    pub(super) matches: u64,
+    pub(super) context: u64,
 }
 
 pub struct Search {
@@ -437,54 +438,7 @@ impl Search {
 
     fn render(mut self) -> (Vec<String>, u64) {
         let mut out: Vec<String> = std::mem::take(&mut self.before);
-        let mut omitted = 0u64;
-        let mut used = 0usize;
-        let mut counted_only = 0u64;
-        // Files that share their folder with another file are written under one `folder/`
-        // line by their names: the folder is said once, every path stays whole when read
-        // as folder + name. Files come in the order their folder was first seen.
-        let mut folders: Vec<(&str, Vec<usize>)> = Vec::new();
-        let mut at: HashMap<&str, usize> = HashMap::new();
-        for (i, f) in self.files.iter().enumerate() {
-            let dir = f.path.rfind('/').map_or("", |k| &f.path[..=k]);
-            match at.get(dir) {
-                Some(&k) => folders[k].1.push(i),
-                None => {
-                    at.insert(dir, folders.len());
-                    folders.push((dir, vec![i]));
-                }
-            }
-        }
-        for (dir, members) in &folders {
-            // three files or more: the folder line then costs fewer tokens than it saves
-            // (deeper indentation costs none: a run of spaces is one token)
-            let grouped = !dir.is_empty() && members.len() >= 3 && used <= BUDGET_CHARS;
-            if grouped {
-                used += dir.len() + 1;
-                out.push(dir.to_string());
-            }
-            let (cut, ind) = if grouped { (dir.len(), "  ") } else { (0, "") };
-            for &i in members {
-                let f = &self.files[i];
-                let name = &f.path[cut..];
-                if used > BUDGET_CHARS {
-                    omitted += f.matches + f.context;
-                    if counted_only < 2000 {
-                        out.push(format!(
-                            "{ind}{name}: {} {} not shown",
-                            f.matches,
-                            if f.matches == 1 { "match" } else { "matches" }
-                        ));
-                    }
-                    counted_only += 1;
-                    continue;
-                }
-                omitted += render_file(f, name, ind, &mut out, &mut used);
-            }
-        }
-        if counted_only > 2000 {
-            out.push(format!("… {} more files not shown", counted_only - 2000));
-        }
+        let mut omitted = render_files(&self.files, &mut out);
         if self.unfiled > 0 {
             omitted += self.unfiled;
             out.push(format!(
@@ -502,6 +456,59 @@ impl Search {
         }
         (out, omitted)
     }
+}
+
+/// Every file's hits, appended to `out`; returns the hits not shown (past the budget).
+/// Files that share their folder with another file are written under one `folder/`
+/// line by their names: the folder is said once, every path stays whole when read
+/// as folder + name. Files come in the order their folder was first seen.
+pub(super) fn render_files(files: &[File], out: &mut Vec<String>) -> u64 {
+    let mut omitted = 0u64;
+    let mut used = 0usize;
+    let mut counted_only = 0u64;
+    let mut folders: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for (i, f) in files.iter().enumerate() {
+        let dir = f.path.rfind('/').map_or("", |k| &f.path[..=k]);
+        match at.get(dir) {
+            Some(&k) => folders[k].1.push(i),
+            None => {
+                at.insert(dir, folders.len());
+                folders.push((dir, vec![i]));
+            }
+        }
+    }
+    for (dir, members) in &folders {
+        // three files or more: the folder line then costs fewer tokens than it saves
+        // (deeper indentation costs none: a run of spaces is one token)
+        let grouped = !dir.is_empty() && members.len() >= 3 && used <= BUDGET_CHARS;
+        if grouped {
+            used += dir.len() + 1;
+            out.push(dir.to_string());
+        }
+        let (cut, ind) = if grouped { (dir.len(), "  ") } else { (0, "") };
+        for &i in members {
+            let f = &files[i];
+            let name = &f.path[cut..];
+            if used > BUDGET_CHARS {
+                omitted += f.matches + f.context;
+                if counted_only < 2000 {
+                    out.push(format!(
+                        "{ind}{name}: {} {} not shown",
+                        f.matches,
+                        if f.matches == 1 { "match" } else { "matches" }
+                    ));
+                }
+                counted_only += 1;
+                continue;
+            }
+            omitted += render_file(f, name, ind, out, &mut used);
+        }
+    }
+    if counted_only > 2000 {
+        out.push(format!("… {} more files not shown", counted_only - 2000));
+    }
+    omitted
 }
 
 /// Without context lines, a file's hits by text, each with all its line numbers, in the

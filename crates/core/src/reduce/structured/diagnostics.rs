@@ -1,0 +1,238 @@
+//! Line diagnostics of linters and type checkers that print one `path:line[:col]: message`
+//! per finding (mypy, flake8, pylint, ruff's concise format).
+//!
+//! Every finding is kept, grouped by file as search results are: the path is said once,
+//! and one message on several lines of a file is written once with all its positions
+//! (`app.py (6):` then `  14:0,21:0,25:0: C0116: Missing function or method docstring
+//! (missing-function-docstring)`). Lines that are not findings (the `Found N errors`
+//! summary, a score line) are kept before or after the findings as they came; pylint's
+//! `************* Module x` headers (the module is in every path under them) and
+//! separator rules go (counted). An output with indented lines under its findings (source
+//! frames, `--pretty`) or fewer than two findings is left to the rule's line reduction.
+
+use super::search::{render_files, File, Hit};
+use super::{Structured, StructuredOutput};
+use std::collections::HashMap;
+
+/// Non-finding lines kept; past this they are counted.
+const MAX_OTHER: usize = 200;
+
+#[derive(Default)]
+pub struct Diagnostics {
+    files: Vec<File>,
+    index: HashMap<String, usize>,
+    before: Vec<String>,
+    after: Vec<String>,
+    other_dropped: u64,
+    findings: u64,
+    dropped: u64,
+    /// An indented line followed a finding: a format with source frames, not ours.
+    framed: bool,
+}
+
+/// `path:12: text` or `path:12:5: text` → (path, "12" or "12:5", text).
+fn split(line: &str) -> Option<(&str, &str, &str)> {
+    let k = line.find(':')?;
+    let path = &line[..k];
+    if path.is_empty()
+        || path.contains(char::is_whitespace)
+        || !(path.contains('.') || path.contains('/'))
+    {
+        return None;
+    }
+    let rest = &line[k + 1..];
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let n = digits(rest);
+    if n == 0 || rest.as_bytes().get(n) != Some(&b':') {
+        return None;
+    }
+    let after_line = &rest[n + 1..];
+    let c = digits(after_line);
+    let (pos_len, text) = if c > 0 && after_line.as_bytes().get(c) == Some(&b':') {
+        (n + 1 + c, &after_line[c + 1..])
+    } else {
+        (n, after_line)
+    };
+    let text = text.trim();
+    (!text.is_empty()).then(|| (path, &rest[..pos_len], text))
+}
+
+/// pylint's module header and the rule above its score; nothing is lost without them.
+fn is_chatter(line: &str) -> bool {
+    line.starts_with("************* Module ")
+        || (line.len() >= 10 && line.bytes().all(|b| b == b'-' || b == b'='))
+}
+
+impl Diagnostics {
+    fn other(&mut self, line: &str) {
+        let target = if self.findings == 0 {
+            &mut self.before
+        } else {
+            &mut self.after
+        };
+        if target.len() < MAX_OTHER {
+            target.push(crate::reduce::text::clip_line(line, 2000).into_owned());
+        } else {
+            self.other_dropped += 1;
+        }
+    }
+}
+
+impl Structured for Diagnostics {
+    fn push(&mut self, line: &str) {
+        let t = line.trim_end();
+        if t.trim().is_empty() {
+            return;
+        }
+        if t.starts_with(char::is_whitespace) {
+            if self.findings > 0 && self.after.is_empty() {
+                self.framed = true;
+            }
+            return self.other(t);
+        }
+        if is_chatter(t) {
+            self.dropped += 1;
+            return;
+        }
+        let Some((path, pos, text)) = split(t) else {
+            return self.other(t);
+        };
+        if !self.after.is_empty() {
+            // findings after other lines: the order matters, keep the text as it is
+            self.framed = true;
+        }
+        self.findings += 1;
+        let i = match self.index.get(path) {
+            Some(&i) => i,
+            None => {
+                self.files.push(File {
+                    path: path.to_string(),
+                    ..File::default()
+                });
+                self.index.insert(path.to_string(), self.files.len() - 1);
+                self.files.len() - 1
+            }
+        };
+        let f = &mut self.files[i];
+        f.matches += 1;
+        f.hits.push(Hit {
+            line: Some(pos.to_string()),
+            context: false,
+            text: crate::reduce::text::clip_line(text, 2000).into_owned(),
+        });
+    }
+
+    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.framed || self.findings < 2 {
+            return None;
+        }
+        let mut lines = std::mem::take(&mut self.before);
+        let mut omitted = render_files(&self.files, &mut lines);
+        lines.append(&mut self.after);
+        if self.other_dropped > 0 {
+            omitted += self.other_dropped;
+            lines.push(format!(
+                "… {} more message lines not shown",
+                self.other_dropped
+            ));
+        }
+        Some(StructuredOutput {
+            name: "diagnostics",
+            lines,
+            facts: Vec::new(),
+            omitted,
+            filtered: self.dropped,
+            facts_line: false,
+            json_cut: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Option<String> {
+        crate::reduce::structured::feed(Box::<Diagnostics>::default(), text, 1)
+            .map(|o| o.lines.join("\n"))
+    }
+
+    #[test]
+    fn one_message_on_several_lines_is_written_once_with_every_position() {
+        let out = run("************* Module app.orders\n\
+             app/orders.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n\
+             app/orders.py:14:0: C0116: Missing function or method docstring (missing-function-docstring)\n\
+             app/orders.py:21:0: C0116: Missing function or method docstring (missing-function-docstring)\n\
+             app/orders.py:38:9: W1514: Using open without explicitly specifying an encoding (unspecified-encoding)\n\
+             \n\
+             -----------------------------------\n\
+             Your code has been rated at 5.71/10\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "app/orders.py (4):\n\
+             \x20 1:0: C0114: Missing module docstring (missing-module-docstring)\n\
+             \x20 14:0,21:0: C0116: Missing function or method docstring (missing-function-docstring)\n\
+             \x20 38:9: W1514: Using open without explicitly specifying an encoding (unspecified-encoding)\n\
+             Your code has been rated at 5.71/10"
+        );
+    }
+
+    #[test]
+    fn mypy_errors_and_notes_keep_their_lines_and_the_summary() {
+        let out = run("app/a.py:22: error: Unsupported operand types for - (\"float\" and \"None\")  [operator]\n\
+             app/a.py:22: note: Right operand is of type \"float | None\"\n\
+             tests/t.py:5: error: Function is missing a return type annotation  [no-untyped-def]\n\
+             tests/t.py:5: note: Use \"-> None\" if function does not return a value\n\
+             tests/t.py:10: error: Function is missing a return type annotation  [no-untyped-def]\n\
+             tests/t.py:10: note: Use \"-> None\" if function does not return a value\n\
+             Found 3 errors in 2 files (checked 3 source files)\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "app/a.py (2):\n\
+             \x20 22: error: Unsupported operand types for - (\"float\" and \"None\")  [operator]\n\
+             \x20 22: note: Right operand is of type \"float | None\"\n\
+             tests/t.py (4):\n\
+             \x20 5,10: error: Function is missing a return type annotation  [no-untyped-def]\n\
+             \x20 5,10: note: Use \"-> None\" if function does not return a value\n\
+             Found 3 errors in 2 files (checked 3 source files)"
+        );
+    }
+
+    #[test]
+    fn source_frames_or_a_single_finding_are_left_to_the_line_rules() {
+        let framed = "a.go:3:2: Error return value is not checked (errcheck)\n\
+                      \tdefer f.Close()\n\
+                      a.go:9:2: ineffectual assignment (ineffassign)\n";
+        assert_eq!(run(framed), None);
+        assert_eq!(run("a.py:1:1: F401 'os' imported but unused\n"), None);
+        assert_eq!(run("Success: no issues found in 2 source files\n"), None);
+    }
+
+    #[test]
+    fn what_is_not_a_finding_is_kept_in_place() {
+        let out = run("checking 2 files\n\
+             a.py:1:1: E302 expected 2 blank lines, found 0\n\
+             b.py:2:1: E302 expected 2 blank lines, found 0\n\
+             2 violations\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "checking 2 files\n\
+             a.py:1:1: E302 expected 2 blank lines, found 0\n\
+             b.py:2:1: E302 expected 2 blank lines, found 0\n\
+             2 violations"
+        );
+    }
+
+    #[test]
+    fn positions_need_a_path_and_a_number() {
+        assert_eq!(split("app/a.py:3:4: x"), Some(("app/a.py", "3:4", "x")));
+        assert_eq!(split("a.py:3: error: x"), Some(("a.py", "3", "error: x")));
+        assert_eq!(split("Error:3: x"), None);
+        assert_eq!(split("a b.py:3: x"), None);
+        assert_eq!(split("a.py:x:3: x"), None);
+        assert_eq!(split("a.py:3:"), None);
+    }
+}
