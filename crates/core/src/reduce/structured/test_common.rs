@@ -40,12 +40,13 @@ pub struct Cx {
 }
 
 /// A banner drawn to the terminal's width (`====== FAILURES ======`, `____ test_x ____`,
-/// `------ Captured stdout call ------`) keeps its title and two of its rule characters on
+/// `------ Captured stdout call ------`, pytest's `!!!!!! Interrupted: 1 error during
+/// collection !!!!!!`) keeps its title and two of its rule characters on
 /// each side: the width is layout, not a fact, and costs a dozen tokens a line.
 pub fn shorten_banner(line: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     let t = line.trim_end();
-    let Some(c) = t.chars().next().filter(|c| "=_-*#~".contains(*c)) else {
+    let Some(c) = t.chars().next().filter(|c| "=_-*#~!".contains(*c)) else {
         return Cow::Borrowed(line);
     };
     let lead = t.chars().take_while(|x| *x == c).count();
@@ -376,6 +377,12 @@ mod tests {
                 "_________________________________ test_broken __________________________________"
             ),
             "__ test_broken __"
+        );
+        assert_eq!(
+            shorten_banner(
+                "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!"
+            ),
+            "!! Interrupted: 1 error during collection !!"
         );
         assert_eq!(
             shorten_banner(
