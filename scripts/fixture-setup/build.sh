@@ -320,6 +320,92 @@ def main():
   x = total([1,2,3])
   print(label(x) , undefined_name)
 EOF
+# py-orders: a package with tests, for the linters' repeated messages (mypy --strict, pylint,
+# ruff with every rule)
+rm -rf py-orders && mkdir -p py-orders/app py-orders/tests && : > py-orders/app/__init__.py
+cat > py-orders/app/orders.py <<'EOF'
+import os, sys, json
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass
+class Order:
+    id: int
+    customer: str
+    total: float
+    discount: Optional[float] = None
+
+
+def apply_discount(order: Order, pct: float) -> Order:
+    if pct < 0 or pct > 100:
+        raise ValueError(f"discount out of range: {pct}")
+    order.discount = order.total * pct / 100
+    return order
+
+
+def net_total(order: Order) -> float:
+    return order.total - order.discount
+
+
+def parse_orders(text: str) -> list[Order]:
+    rows = json.loads(text)
+    return [Order(r["id"], r["customer"], r["total"]) for r in rows]
+
+
+def summarize(orders: list[Order]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for o in orders:
+        out[o.customer] = out.get(o.customer, 0) + net_total(o)
+    return out
+
+
+def load(path: str) -> list[Order]:
+    with open(path) as f:
+        return parse_orders(f.read())
+
+
+def count(orders: list[Order]) -> str:
+    return len(orders)
+EOF
+cat > py-orders/tests/test_orders.py <<'EOF'
+import pytest
+from app.orders import Order, apply_discount, net_total, parse_orders, summarize
+
+
+def test_apply_discount():
+    o = apply_discount(Order(1, "ann", 200.0), 10)
+    assert o.discount == 20.0
+
+
+def test_net_total_without_discount():
+    assert net_total(Order(2, "bob", 50.0)) == 50.0
+
+
+def test_parse_orders():
+    orders = parse_orders('[{"id": 1, "customer": "ann", "total": 10.5}]')
+    assert orders == [Order(1, "ann", 10.5)]
+
+
+def test_summarize():
+    orders = [apply_discount(Order(i, "ann" if i % 2 else "bob", 100.0), 5) for i in range(6)]
+    assert summarize(orders) == {"ann": 285.0, "bob": 280.0}
+
+
+@pytest.mark.parametrize("pct", [-1, 101, 250])
+def test_discount_range(pct):
+    with pytest.raises(ValueError):
+        apply_discount(Order(1, "ann", 10.0), pct)
+
+
+@pytest.mark.parametrize("n", range(40))
+def test_many(n):
+    assert net_total(apply_discount(Order(n, "c", 100.0), n)) == 100.0 - n
+
+
+def test_parse_bad():
+    parse_orders("{not json")
+EOF
 
 
 # ---------------------------------------------------------------- JavaScript / TypeScript
