@@ -150,6 +150,11 @@ fn doctor_all(env: &Env) -> i32 {
 const MAX_PAYLOAD: u64 = 64 << 20;
 
 /// `tokenjuice <host>-pre-tool-use --wrap-launcher <path>` / `<host>-post-tool-use`.
+/// A hook entrypoint an agent calls (current or retired), by its subcommand name.
+pub fn is_entry(name: &str) -> bool {
+    registry::by_entry_subcommand(name).is_some() || registry::retired_entry_host(name).is_some()
+}
+
 pub fn entry(args: Vec<String>) -> i32 {
     let name = args.first().map(String::as_str).unwrap_or("");
     let Some(spec) = registry::by_entry_subcommand(name) else {
