@@ -132,14 +132,15 @@ pub fn includes_word(hay: &str, needle: &str) -> bool {
 
 /// Score of a match, or None when it does not hold. `why` collects the matched constraints.
 fn score_match(m: MatchRef<'_>, s: &Subject<'_>, why: &mut Vec<&'static str>) -> Option<f64> {
+    // a built-in rule's lists are borrowed as they are (this runs for every rule on every
+    // command); a user rule's are collected
     macro_rules! lists {
         ($f:ident) => {
             match m {
-                MatchRef::Static(x) => x.$f.map(|v| v.to_vec()),
-                MatchRef::Owned(x) => {
-                    x.$f.as_ref()
-                        .map(|v| v.iter().map(String::as_str).collect::<Vec<_>>())
-                }
+                MatchRef::Static(x) => x.$f.map(std::borrow::Cow::Borrowed),
+                MatchRef::Owned(x) => x.$f.as_ref().map(|v| {
+                    std::borrow::Cow::Owned(v.iter().map(String::as_str).collect::<Vec<_>>())
+                }),
             }
         };
     }
