@@ -173,7 +173,7 @@ fn rule_limits_keep_warnings_short_and_verify_flags_runaway_patterns() {
     // verify names it
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.work().join(".git")).unwrap();
-    project_rule(&sb, "slow", &["^(a+)+(?=b)".to_string()]);
+    project_rule(&sb, "slow", &["^((?=a)a+)+(?=b)".to_string()]);
     let out = sb
         .cmd()
         .args([
