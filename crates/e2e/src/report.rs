@@ -12,7 +12,7 @@ const END: &str = "<!-- e2e-table:end -->";
 /// Hosts with no real-agent run, and why (kept beside the measured rows).
 const NOT_RUN: &[(&str, &str)] = &[
     ("qwen-code", "not supported: no hook can change a result and there is no shell prefix; `install` refuses"),
-    ("droid", "not supported: Droid re-checks a rewritten command's risk (`exec` below `--auto high` refused everything); `install` refuses"),
+    ("droid", "not supported: no mechanism of Droid 0.225 changes only the output (a rewrite is re-checked for risk: `exec` below `--auto high` refused everything; no hook replaces a result; no shell prefix); `install` refuses"),
     ("cursor", "not run: Cursor's CLI does not install here; contract tests only"),
 ];
 

@@ -471,7 +471,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         shell_fallbacks: &["bash", "sh"],
         windows_deny: false,
         dialect: Dialect::Claude,
-        note: Some("Droid re-checks a rewritten command's risk (droid exec below --auto high refuses every command after tokenjuice's rewrite), so a rewrite changes what Droid allows; its own 30+30-line cut also made the rewritten output larger"),
+        note: Some("Droid 0.225 offers no supported way to change only the output: a rewritten command is re-checked for risk (droid exec below --auto high refused every command), no hook can replace a result (PostToolUse only adds context and does not run for failing commands) and there is no shell-prefix setting; a BASH_ENV script scoped to Droid's command shell changed only the output in a probe but depends on an internal process name, and is not built"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
