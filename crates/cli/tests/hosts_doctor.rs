@@ -15,7 +15,6 @@ use serde_json::{json, Value};
 /// The hosts tokenjuice installs into.
 const HOOK_HOSTS: &[&str] = &[
     "codebuddy",
-    "cursor",
     "claude-code",
     "pi",
     "gemini-cli",
@@ -29,7 +28,21 @@ const HOOK_HOSTS: &[&str] = &[
 const UNSUPPORTED: &[(&str, &str)] = &[
     ("qwen-code", ".qwen/settings.json"),
     ("droid", ".factory/settings.json"),
+    ("cursor", ".cursor/hooks.json"),
 ];
+
+/// A host's hook file holding the user's own hook and, with `ours`, a tokenjuice rewrite
+/// entry as an older install wrote it (Cursor's flat shape, or Claude-style groups).
+fn hook_file(host: &str, ours: Option<String>) -> Value {
+    if host == "cursor" {
+        let mut hooks = vec![json!({"command": "user-guard.sh"})];
+        hooks.extend(ours.map(|c| json!({"command": c, "timeout": 10})));
+        return json!({"version": 1, "hooks": {"preToolUse": hooks}});
+    }
+    let mut hooks = vec![json!({"type": "command", "command": "user-guard.sh"})];
+    hooks.extend(ours.map(|c| json!({"type": "command", "command": c})));
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}})
+}
 
 /// Hosts reached through a shell prefix, with their settings file and prefix variable.
 const PREFIX_HOSTS: &[(&str, &str, &str)] = &[
@@ -81,7 +94,7 @@ fn unsupported_hosts_are_disabled_until_an_older_hook_is_found() {
         // never advising an install that would fail.
         for state in ["no file", "a file of the user's"] {
             if state != "no file" {
-                w.write(&path, &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-guard.sh"}]}]}}).to_string());
+                w.write(&path, &hook_file(h, None).to_string());
             }
             let (r, code) = doctor(&w, h);
             assert_eq!(health(&r), "disabled", "{h}, {state}: {r}");
@@ -93,15 +106,22 @@ fn unsupported_hosts_are_disabled_until_an_older_hook_is_found() {
             );
         }
         // An older tokenjuice hook is still there: it changes what the agent does.
-        w.write(&path, &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "user-guard.sh"},
-            {"type": "command", "command": format!("{} {h}-pre-tool-use --wrap-launcher {}", launcher(), launcher())}
-        ]}]}}).to_string());
+        let older = format!(
+            "{} {h}-pre-tool-use --wrap-launcher {}",
+            launcher(),
+            launcher()
+        );
+        w.write(&path, &hook_file(h, Some(older)).to_string());
         let (r, code) = doctor(&w, h);
         assert_eq!(health(&r), "broken", "{h}: {r}");
         assert_eq!(code, 1, "{h}");
         assert!(r.contains(&format!("tokenjuice uninstall {h}")), "{h}: {r}");
         assert!(w.run(&["uninstall", h]).status.success(), "{h}");
+        assert_eq!(
+            w.json(&path),
+            hook_file(h, None),
+            "{h}: the user's hook stays"
+        );
         let (r, code) = doctor(&w, h);
         assert_eq!(health(&r), "disabled", "{h}: {r}");
         assert_eq!(code, 0, "{h}");
@@ -135,9 +155,7 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
                 &["a background command (its output going to a task file"],
             ],
             "gemini-cli" => &[&["read_file tail of the compacted result"]],
-            "cursor" | "vscode-copilot" | "devin" => {
-                &[&["through the hooks engine"], &["exit code 3 kept"]]
-            }
+            "vscode-copilot" | "devin" => &[&["through the hooks engine"], &["exit code 3 kept"]],
             // extensions and copilot-cli: the sample came back compacted, or the rewritten
             // command kept its exit code
             "pi" | "opencode" => &[&["compacted", "exit code 3 kept"]],
@@ -161,7 +179,6 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
 fn permission_postures_are_stated() {
     let w = World::new();
     for (h, needle) in [
-        ("cursor", "permission \"allow\""),
         ("claude-code", "permission rules"),
         ("codebuddy", "permission rules"),
         (
@@ -325,15 +342,18 @@ fn claude_code_entries_of_older_installs_are_reported_until_reinstall_removes_th
 #[test]
 fn a_missing_timeout_warns() {
     let w = World::new();
-    assert!(w.run(&["install", "cursor", "--local"]).status.success());
-    let p = w.home.join(".cursor/hooks.json");
+    assert!(w
+        .run(&["install", "vscode-copilot", "--local"])
+        .status
+        .success());
+    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
     let mut v = w.json(&p);
-    v["hooks"]["preToolUse"][0]
+    v["hooks"]["PreToolUse"][0]
         .as_object_mut()
         .unwrap()
         .remove("timeout");
     w.write(&p, &v.to_string());
-    let (r, _) = doctor(&w, "cursor");
+    let (r, _) = doctor(&w, "vscode-copilot");
     assert_eq!(health(&r), "warn", "{r}");
     assert!(r.contains("no `timeout`"), "{r}");
 }
@@ -394,24 +414,6 @@ fn disable_all_hooks_does_not_matter_to_claude_code() {
     assert_eq!(health(&r), "ok", "{r}");
 }
 
-#[test]
-fn native_windows_is_broken_when_installed_and_disabled_otherwise() {
-    let mut w = World::new();
-    w.set("TOKENJUICE_HOST_PLATFORM", "win32");
-    let (r, code) = doctor(&w, "cursor");
-    assert_eq!(health(&r), "disabled", "{r}");
-    assert_eq!(code, 0);
-    assert!(r.contains("WSL"), "{r}");
-    assert!(w.run(&["install", "cursor", "--local"]).status.success());
-    let (r, code) = doctor(&w, "cursor");
-    assert_eq!(health(&r), "broken", "{r}");
-    assert_eq!(code, 1);
-    assert!(
-        r.contains("WSL") && r.contains("tokenjuice uninstall cursor"),
-        "{r}"
-    );
-}
-
 /// A stand-in for the hook program that reads the payload and prints `answer`.
 fn fake_hook(w: &World, answer: &str) -> PathBuf {
     let fake = w.tmp.path().join("fake-tokenjuice");
@@ -427,15 +429,18 @@ fn fake_hook(w: &World, answer: &str) -> PathBuf {
 fn a_hook_that_no_longer_rewrites_is_broken() {
     // The entry points at a program that answers {} to everything.
     let w = World::new();
-    assert!(w.run(&["install", "cursor", "--local"]).status.success());
+    assert!(w
+        .run(&["install", "vscode-copilot", "--local"])
+        .status
+        .success());
     let fake = fake_hook(&w, "{}");
-    let p = w.home.join(".cursor/hooks.json");
+    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
     let mut v = w.json(&p);
-    let cmd = v["hooks"]["preToolUse"][0]["command"].as_str().unwrap();
+    let cmd = v["hooks"]["PreToolUse"][0]["command"].as_str().unwrap();
     let cmd = cmd.replacen(&launcher(), &fake.display().to_string(), 1);
-    v["hooks"]["preToolUse"][0]["command"] = json!(cmd);
+    v["hooks"]["PreToolUse"][0]["command"] = json!(cmd);
     w.write(&p, &v.to_string());
-    let (r, code) = doctor(&w, "cursor");
+    let (r, code) = doctor(&w, "vscode-copilot");
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
     assert!(r.contains("did not rewrite"), "{r}");
@@ -452,24 +457,27 @@ fn doctor_hooks_summarises_every_host() {
     for h in HOOK_HOSTS.iter().chain(UNSUPPORTED.iter().map(|(h, _)| h)) {
         assert!(r.contains(h), "{h}: {r}");
     }
-    assert!(w.run(&["install", "cursor", "--local"]).status.success());
+    assert!(w
+        .run(&["install", "vscode-copilot", "--local"])
+        .status
+        .success());
     assert!(w.run(&["install", "agents-md"]).status.success());
     let r = stdout(&w.run(&["doctor", "hooks"]));
     assert!(
-        r.contains("cursor: ok") && r.contains("agents-md: ok"),
+        r.contains("vscode-copilot: ok") && r.contains("agents-md: ok"),
         "{r}"
     );
     assert_eq!(health(&r), "ok", "{r}");
     // Bare `doctor` is reducer health from the run history, not the host summary.
     let bare = stdout(&w.run(&["doctor"]));
     assert!(bare.starts_with("verdict: "), "{bare}");
-    assert!(!bare.contains("cursor: ok"), "{bare}");
+    assert!(!bare.contains("vscode-copilot: ok"), "{bare}");
     // One broken host makes the whole run exit 1.
-    let p = w.home.join(".cursor/hooks.json");
+    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
     w.write(&p, &w.read(&p).replace(&launcher(), "/gone/tokenjuice"));
     let o = w.run(&["doctor", "hooks"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("cursor: broken"));
+    assert!(stdout(&o).contains("vscode-copilot: broken"));
 }
 
 /// A fake agent program `name` on PATH that prints `version` on stdout or stderr.

@@ -1,7 +1,7 @@
 //! The hook entrypoints on the real binary: the answer for plain, already-wrapped,
-//! shell-override and no-shell inputs per pre-tool rewrite host (cursor, vscode-copilot,
-//! devin); the shell-prefix hosts' hook (claude-code, codebuddy), which never changes the
-//! call and only marks background commands; payload spellings; Windows; fail-open; and end to
+//! shell-override and no-shell inputs per pre-tool rewrite host (vscode-copilot, devin); the
+//! shell-prefix hosts' hook (claude-code, codebuddy), which never changes the call and only
+//! marks background commands; payload spellings; Cursor's retired entry; fail-open; and end to
 //! end: payload → hook → rewritten command run by the real shell → compacted output with the
 //! command's exit code (and Gemini's AfterTool tail of the compacted result).
 
@@ -25,14 +25,6 @@ struct Pre {
 }
 
 const PRE: &[Pre] = &[
-    Pre {
-        id: "cursor",
-        event: "preToolUse",
-        tool: "Shell",
-        pointer: "/updated_input/command",
-        input_pointer: "/updated_input",
-        bash_rung: false,
-    },
     Pre {
         id: "vscode-copilot",
         event: "PreToolUse",
@@ -127,13 +119,7 @@ fn plain_commands_are_rewritten_through_wrap_keeping_every_other_field() {
             "{}: no permission decision: {a}",
             p.id
         );
-        let cursor_permission = a.get("permission").and_then(Value::as_str);
-        if p.id == "cursor" {
-            // Cursor applies updated_input only with an allow (documented in docs/hosts.md).
-            assert_eq!(cursor_permission, Some("allow"), "{a}");
-        } else {
-            assert!(cursor_permission.is_none(), "{}: {a}", p.id);
-        }
+        assert!(a.get("permission").is_none(), "{}: {a}", p.id);
     }
 }
 
@@ -196,7 +182,7 @@ fn shell_order_per_host() {
             "{}: {a}",
             p.id
         );
-        // 4. no usable SHELL: bash (vscode-copilot, devin) or straight to sh (cursor).
+        // 4. no usable SHELL: bash
         let mut w = World::new();
         w.set("SHELL", "/no/such/shell")
             .set("PATH", bin.display().to_string());
@@ -337,25 +323,32 @@ fn camel_case_payloads_and_tool_args_strings_are_accepted() {
 #[test]
 fn a_payload_starting_with_a_byte_order_mark_is_read() {
     let w = World::new();
-    let cur = pre("cursor");
-    let payload = format!("\u{feff}{}", cur.payload(json!({"command": "ls"})));
-    assert!(cur.rewritten(&cur.hook(&w, &payload)).is_some());
+    let vs = pre("vscode-copilot");
+    let payload = format!("\u{feff}{}", vs.payload(json!({"command": "ls"})));
+    assert!(vs.rewritten(&vs.hook(&w, &payload)).is_some());
 }
 
 #[test]
-fn native_windows_gets_a_deny_asking_for_wsl_for_cursor() {
-    let mut w = World::new();
-    w.set("TOKENJUICE_HOST_PLATFORM", "win32");
-    let cur = pre("cursor");
-    let a = cur.hook(&w, &cur.payload(json!({"command": "dir"})));
-    assert_eq!(a["permission"], "deny", "{a}");
-    assert!(a["agent_message"].as_str().unwrap().contains("WSL"), "{a}");
-    assert!(a.get("updated_input").is_none(), "{a}");
-    // Other hosts are not affected by Cursor's Windows boundary.
-    let vs = pre("vscode-copilot");
-    assert!(vs
-        .rewritten(&vs.hook(&w, &vs.payload(json!({"command": "ls"}))))
-        .is_some());
+fn an_older_cursor_hook_changes_nothing_and_says_so() {
+    // Cursor applies a rewrite only with a permission decision, so tokenjuice no longer
+    // rewrites there; an entry an older install left answers "no change" (no permission).
+    let w = World::new();
+    let payload = json!({"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls"}}).to_string();
+    let o = w.run_stdin(
+        &["cursor-pre-tool-use", "--wrap-launcher", &launcher()],
+        &payload,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let a: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        a.get("permission").is_none() && a.get("updated_input").is_none(),
+        "{a}"
+    );
+    assert!(
+        stderr(&o).contains("tokenjuice doctor cursor"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -61,18 +61,6 @@ const CASES: &[Case] = &[
         prefix_env: None,
     },
     Case {
-        id: "cursor",
-        rel: ".cursor/hooks.json",
-        in_project: false,
-        shape: Shape::Flat,
-        event: "preToolUse",
-        matcher: Some("Shell"),
-        key: "command",
-        entry: "cursor-pre-tool-use",
-        wrap: true,
-        prefix_env: None,
-    },
-    Case {
         id: "vscode-copilot",
         rel: ".copilot/hooks/tokenjuice-vscode.json",
         in_project: false,
@@ -582,11 +570,6 @@ fn config_dir_variables_are_honoured() {
             "home/.claude/settings.json",
         ),
         (
-            "cursor",
-            &[("CURSOR_HOME", "cur")],
-            "home/.cursor/hooks.json",
-        ),
-        (
             "gemini-cli",
             &[("GEMINI_HOME", "gem")],
             "home/.gemini/settings.json",
@@ -730,6 +713,22 @@ fn unsupported_hosts_refuse_install_and_uninstall_still_removes_an_older_hook() 
         let un2 = w.run(&["uninstall", id]);
         assert!(stdout(&un2).contains("nothing to remove"), "{id}");
     }
+}
+
+#[test]
+fn cursor_is_refused_with_its_rules_file_as_the_alternative() {
+    // Cursor applies a hook's rewrite only together with a permission decision.
+    let w = World::new();
+    let out = install(&w, "cursor");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("tokenjuice does not install into cursor: ")
+            && err.contains("permission decision")
+            && err.contains("tokenjuice install cursor-rules"),
+        "{err}"
+    );
+    assert!(!w.home.join(".cursor").exists(), "nothing written");
 }
 
 #[test]

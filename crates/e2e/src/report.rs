@@ -13,7 +13,7 @@ const END: &str = "<!-- e2e-table:end -->";
 const NOT_RUN: &[(&str, &str)] = &[
     ("qwen-code", "not supported: no hook can change a result and there is no shell prefix; `install` refuses"),
     ("droid", "not supported: no mechanism of Droid 0.225 changes only the output (a rewrite is re-checked for risk: `exec` below `--auto high` refused everything; no hook replaces a result; no shell prefix); `install` refuses"),
-    ("cursor", "not run: Cursor's CLI does not install here; contract tests only"),
+    ("cursor", "not supported: Cursor applies a hook's rewrite only with a permission decision (allow or deny), which would answer for the user; `install` refuses and points to `cursor-rules` guidance (Cursor's CLI does not install here)"),
 ];
 
 fn row(v: &Value) -> String {

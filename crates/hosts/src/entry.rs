@@ -12,9 +12,6 @@ use crate::payload::{self, ToolCall};
 use crate::registry::{Answer, HookSpec};
 use crate::rewrite::{is_already_wrapped, wrap_command};
 
-/// The reason given on native Windows, where shell interception is not supported.
-pub const WINDOWS_REASON: &str = "tokenjuice does not support native Windows shells yet: run this agent inside WSL (Windows Subsystem for Linux) to use tokenjuice compaction, or run `tokenjuice uninstall <host>` to remove the hook";
-
 /// Some hosts (Cursor on Windows) start the payload with a UTF-8 byte-order mark.
 fn strip_bom(s: &str) -> &str {
     s.strip_prefix('\u{feff}').unwrap_or(s)
@@ -66,9 +63,6 @@ fn decide_call(spec: &HookSpec, call: &ToolCall, launcher: Option<&str>, env: &E
             };
         }
         return Decision::NoChange("foreground command: the shell prefix compacts it");
-    }
-    if spec.windows_deny && env.is_windows() {
-        return Decision::Deny(WINDOWS_REASON.replace("<host>", spec.id));
     }
     if spec.answer == Answer::CodeBuddy
         && call.input.get("requires_approval").and_then(Value::as_bool) == Some(true)

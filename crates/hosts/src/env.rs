@@ -30,16 +30,6 @@ impl Env {
             .filter(|v| !v.is_empty())
     }
 
-    /// True when the hook should behave as on native Windows. `TOKENJUICE_HOST_PLATFORM`
-    /// (`win32` or `linux`) overrides the build target so the Windows answers can be tested
-    /// anywhere.
-    pub fn is_windows(&self) -> bool {
-        match self.var("TOKENJUICE_HOST_PLATFORM") {
-            Some(p) => p.eq_ignore_ascii_case("win32") || p.eq_ignore_ascii_case("windows"),
-            None => cfg!(windows),
-        }
-    }
-
     /// Looks a bare program name up on `PATH`; a name with a `/` is checked as it is.
     pub fn which(&self, name: &str) -> Option<PathBuf> {
         if name.contains('/') {

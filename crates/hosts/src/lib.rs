@@ -131,8 +131,8 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             host: spec.id,
             why: spec.note.unwrap_or("no mechanism changes only the output"),
             fix: format!(
-                "`tokenjuice install agents-md` adds guidance asking the model to use `tokenjuice wrap` for noisy commands; `tokenjuice uninstall {}` removes an earlier tokenjuice hook",
-                spec.id
+                "`tokenjuice install {}` adds guidance asking the model to use `tokenjuice wrap` for noisy commands; `tokenjuice uninstall {}` removes an earlier tokenjuice hook",
+                spec.guidance, spec.id
             ),
         });
     }

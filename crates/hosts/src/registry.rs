@@ -133,8 +133,6 @@ pub struct HookSpec {
     pub shell_env: &'static str,
     /// Tried after `tool_input.shell`, the variable above and `SHELL`.
     pub shell_fallbacks: &'static [&'static str],
-    /// On native Windows the hook denies with a reason asking for WSL.
-    pub windows_deny: bool,
     /// The hooks-engine dialect used to run the installed hook in `doctor`.
     pub dialect: Dialect,
     /// A fact the user must know (permission posture, trust step); printed by doctor.
@@ -152,6 +150,8 @@ pub struct HookSpec {
     /// Code: its output file lets the prefix stream and then replace the output); install
     /// then removes an entry an older tokenjuice wrote, and doctor warns about one left.
     pub hook_entry: bool,
+    /// The guidance target `install` suggests where this host is not supported.
+    pub guidance: &'static str,
 }
 
 impl HookSpec {
@@ -200,7 +200,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::MarkStreaming,
         shell_env: "TOKENJUICE_CODEBUDDY_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::CodeBuddy,
         note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; no hook runs. A background command (run_in_background) writes to CodeBuddy's task files (seen in 2.117 over ACP, the mode in which the CLI runs them), which the prefix sees and leaves alone, so its output streams uncompacted as without tokenjuice. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart)"),
         proven: Some(("codebuddy", &["2.117"])),
@@ -211,12 +210,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // 2.117 gives a background command files (bg-tasks/<id>.stdout.log, .stderr.log) as
         // stdout and stderr, a foreground one sockets: the prefix tells them apart itself
         hook_entry: false,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "cursor",
         display: "Cursor",
         aliases: &[],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::User(&homes::CURSOR),
         file: "hooks.json",
         shape: Shape::Flat,
@@ -230,13 +230,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::Cursor,
         shell_env: "TOKENJUICE_CURSOR_SHELL",
         shell_fallbacks: &["sh"],
-        windows_deny: true,
         dialect: Dialect::Cursor,
-        note: Some("Cursor applies a hook's updated_input only together with permission \"allow\" or \"deny\" (rtk-ai/rtk#3213), so the rewrite answers allow: there is no other way to rewrite in Cursor, and that allow can spare a command Cursor's own approval prompt"),
+        note: Some("Cursor applies a hook's rewrite (updated_input) only together with a permission decision, allow or deny (rtk-ai/rtk#3213), so rewriting would answer allow for the user and could spare a command Cursor's own approval prompt; no hook replaces a result and there is no shell prefix"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "cursor-rules",
     },
     HookSpec {
         id: "claude-code",
@@ -258,7 +258,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::MarkStreaming,
         shell_env: "TOKENJUICE_CLAUDE_CODE_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's. The output streams into Claude's task file as it comes (a background command's too) and is replaced by the compacted text when the command ends; no hook runs"),
         proven: Some(("claude", &["2.1"])),
@@ -267,6 +266,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         cut: PREVIEW_AT_30K,
         prints_exit: true,
         hook_entry: false,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "codex",
@@ -288,7 +288,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::Codex,
         shell_env: "TOKENJUICE_CODEX_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Codex,
         note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held until the command ends or pauses for a second (then shown as it is, and what follows is held again); shells other than bash and tty sessions are left alone"),
         proven: Some(("codex", &["0.169"])),
@@ -303,6 +302,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         },
         prints_exit: true,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "pi",
@@ -324,13 +324,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::None,
         shell_env: "",
         shell_fallbacks: &[],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "gemini-cli",
@@ -352,7 +352,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::GeminiTail,
         shell_env: "TOKENJUICE_GEMINI_CLI_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Gemini,
         note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it"),
         proven: Some(("gemini", &["0.61"])),
@@ -368,6 +367,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         },
         prints_exit: true,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "qwen-code",
@@ -389,13 +389,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::Qwen,
         shell_env: "TOKENJUICE_QWEN_CODE_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting; Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "copilot-cli",
@@ -415,13 +415,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::CopilotResult,
         shell_env: "",
         shell_fallbacks: &[],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
         proven: Some(("copilot", &["1.0"])),
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "vscode-copilot",
@@ -441,13 +441,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::UpdatedInput,
         shell_env: "TOKENJUICE_VSCODE_COPILOT_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("VS Code runs hooks only with chat.useHooks enabled and in a trusted workspace"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "droid",
@@ -469,13 +469,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::UpdatedInput,
         shell_env: "TOKENJUICE_DROID_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("Droid 0.225 offers no supported way to change only the output: a rewritten command is re-checked for risk (droid exec below --auto high refused every command), no hook can replace a result (PostToolUse only adds context and does not run for failing commands) and there is no shell-prefix setting; a BASH_ENV script scoped to Droid's command shell changed only the output in a probe but depends on an internal process name, and is not built"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "devin",
@@ -498,13 +498,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::UpdatedInput,
         shell_env: "TOKENJUICE_DEVIN_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: None,
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
     HookSpec {
         id: "opencode",
@@ -529,13 +529,13 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::None,
         shell_env: "TOKENJUICE_OPENCODE_SHELL",
         shell_fallbacks: &["bash", "sh"],
-        windows_deny: false,
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
         cut: HostCut::NONE,
         prints_exit: false,
         hook_entry: true,
+        guidance: "agents-md",
     },
 ];
 
@@ -762,6 +762,18 @@ mod tests {
             checked, 5,
             "claude-code, codebuddy, codex, cursor, gemini-cli"
         );
+    }
+
+    #[test]
+    fn every_host_names_a_guidance_target_that_exists() {
+        for spec in HOOK_HOSTS {
+            assert!(
+                GUIDANCE_HOSTS.iter().any(|g| g.id == spec.guidance),
+                "{}: no guidance target {}",
+                spec.id,
+                spec.guidance
+            );
+        }
     }
 
     #[test]

@@ -45,12 +45,14 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             d.problem(
                 Health::Disabled,
                 format!("not supported: {why}"),
-                "nothing to do; `tokenjuice install agents-md` adds guidance instead",
+                format!(
+                    "nothing to do; `tokenjuice install {}` adds guidance instead",
+                    spec.guidance
+                ),
             );
         }
         return d;
     }
-    let windows = spec.windows_deny && env.is_windows();
     let loaded = match files::load(&path) {
         Ok(l) => l,
         Err(e) => {
@@ -59,18 +61,14 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         }
     };
     if loaded.text.is_none() {
-        if windows {
-            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
-        } else {
-            d.problem(
-                Health::Disabled,
-                format!(
-                    "{} does not exist, so no tokenjuice hook is installed",
-                    path.display()
-                ),
-                install_fix(spec.id),
-            );
-        }
+        d.problem(
+            Health::Disabled,
+            format!(
+                "{} does not exist, so no tokenjuice hook is installed",
+                path.display()
+            ),
+            install_fix(spec.id),
+        );
         return d;
     }
     let root = match files::parse_object(&loaded) {
@@ -120,25 +118,10 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         return d;
     }
     if found.is_empty() {
-        if windows {
-            d.problem(Health::Disabled, "native Windows: tokenjuice cannot wrap this host's shell here, and nothing is installed", "run the agent inside WSL and install tokenjuice there");
-        } else {
-            d.problem(
-                Health::Disabled,
-                "no tokenjuice entry in the file",
-                install_fix(spec.id),
-            );
-        }
-        return d;
-    }
-    if windows {
         d.problem(
-            Health::Broken,
-            "native Windows: the installed hook denies every shell command and asks for WSL",
-            format!(
-                "run the agent inside WSL, or `tokenjuice uninstall {}`",
-                spec.id
-            ),
+            Health::Disabled,
+            "no tokenjuice entry in the file",
+            install_fix(spec.id),
         );
         return d;
     }
