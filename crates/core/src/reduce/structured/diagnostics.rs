@@ -10,20 +10,15 @@
 //! separator rules go (counted). An output with indented lines under its findings (source
 //! frames, `--pretty`) or fewer than two findings is left to the rule's line reduction.
 
-use super::search::{render_files, File, Hit};
+use super::search::{render_files, Around, File, Hit};
 use super::{Structured, StructuredOutput};
 use std::collections::HashMap;
-
-/// Non-finding lines kept; past this they are counted.
-const MAX_OTHER: usize = 200;
 
 #[derive(Default)]
 pub struct Diagnostics {
     files: Vec<File>,
     index: HashMap<String, usize>,
-    before: Vec<String>,
-    after: Vec<String>,
-    other_dropped: u64,
+    around: Around,
     findings: u64,
     dropped: u64,
     /// An indented line followed a finding: a format with source frames, not ours.
@@ -65,16 +60,7 @@ fn is_chatter(line: &str) -> bool {
 
 impl Diagnostics {
     fn other(&mut self, line: &str) {
-        let target = if self.findings == 0 {
-            &mut self.before
-        } else {
-            &mut self.after
-        };
-        if target.len() < MAX_OTHER {
-            target.push(crate::reduce::text::clip_line(line, 2000).into_owned());
-        } else {
-            self.other_dropped += 1;
-        }
+        self.around.push(line, self.findings > 0);
     }
 }
 
@@ -85,7 +71,7 @@ impl Structured for Diagnostics {
             return;
         }
         if t.starts_with(char::is_whitespace) {
-            if self.findings > 0 && self.after.is_empty() {
+            if self.findings > 0 && !self.around.after_any() {
                 self.framed = true;
             }
             return self.other(t);
@@ -97,7 +83,7 @@ impl Structured for Diagnostics {
         let Some((path, pos, text)) = split(t) else {
             return self.other(t);
         };
-        if !self.after.is_empty() {
+        if self.around.after_any() {
             // findings after other lines: the order matters, keep the text as it is
             self.framed = true;
         }
@@ -126,16 +112,8 @@ impl Structured for Diagnostics {
         if self.framed || self.findings < 2 {
             return None;
         }
-        let mut lines = std::mem::take(&mut self.before);
-        let mut omitted = render_files(&self.files, &mut lines);
-        lines.append(&mut self.after);
-        if self.other_dropped > 0 {
-            omitted += self.other_dropped;
-            lines.push(format!(
-                "… {} more message lines not shown",
-                self.other_dropped
-            ));
-        }
+        let around = std::mem::take(&mut self.around);
+        let (lines, omitted) = around.wrap(|out| render_files(&self.files, out));
         Some(StructuredOutput {
             name: "diagnostics",
             lines,

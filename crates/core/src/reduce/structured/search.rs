@@ -47,9 +47,7 @@ pub struct Search {
     tool: String,
     files: Vec<File>,
     index: HashMap<String, usize>,
-    before: Vec<String>,
-    after: Vec<String>,
-    other_dropped: u64,
+    around: Around,
     matches: u64,
     stored: usize,
     unfiled: u64,
@@ -198,9 +196,7 @@ impl Search {
             tool,
             files: Vec::new(),
             index: HashMap::new(),
-            before: Vec::new(),
-            after: Vec::new(),
-            other_dropped: 0,
+            around: Around::default(),
             matches: 0,
             stored: 0,
             unfiled: 0,
@@ -241,16 +237,7 @@ impl Search {
     }
 
     fn other(&mut self, line: &str) {
-        let target = if self.matches == 0 {
-            &mut self.before
-        } else {
-            &mut self.after
-        };
-        if target.len() < MAX_OTHER {
-            target.push(crate::reduce::text::clip_line(line, 2000).into_owned());
-        } else {
-            self.other_dropped += 1;
-        }
+        self.around.push(line, self.matches > 0);
     }
 
     fn file(&mut self, path: &str) -> Option<usize> {
@@ -437,22 +424,60 @@ impl Search {
     }
 
     fn render(mut self) -> (Vec<String>, u64) {
-        let mut out: Vec<String> = std::mem::take(&mut self.before);
-        let mut omitted = render_files(&self.files, &mut out);
-        if self.unfiled > 0 {
-            omitted += self.unfiled;
-            out.push(format!(
-                "… {} matches in further files not shown",
-                self.unfiled
-            ));
+        let around = std::mem::take(&mut self.around);
+        around.wrap(|out| {
+            let mut omitted = render_files(&self.files, out);
+            if self.unfiled > 0 {
+                omitted += self.unfiled;
+                out.push(format!(
+                    "… {} matches in further files not shown",
+                    self.unfiled
+                ));
+            }
+            omitted
+        })
+    }
+}
+
+/// The lines of a result listing that are not results (tool messages, summaries), kept
+/// where they came: before the first result or after it. Past `MAX_OTHER` on a side they
+/// are only counted.
+#[derive(Debug, Default)]
+pub(super) struct Around {
+    before: Vec<String>,
+    after: Vec<String>,
+    dropped: u64,
+}
+
+impl Around {
+    /// A line that is not a result; `after` once a result was seen.
+    pub(super) fn push(&mut self, line: &str, after: bool) {
+        let side = if after {
+            &mut self.after
+        } else {
+            &mut self.before
+        };
+        if side.len() < MAX_OTHER {
+            side.push(crate::reduce::text::clip_line(line, 2000).into_owned());
+        } else {
+            self.dropped += 1;
         }
+    }
+
+    /// Lines kept after the first result.
+    pub(super) fn after_any(&self) -> bool {
+        !self.after.is_empty()
+    }
+
+    /// The lines before, then what `body` writes (returning what it left out), then the
+    /// lines after; returns them and everything left out.
+    pub(super) fn wrap(mut self, body: impl FnOnce(&mut Vec<String>) -> u64) -> (Vec<String>, u64) {
+        let mut out = std::mem::take(&mut self.before);
+        let mut omitted = body(&mut out);
         out.append(&mut self.after);
-        if self.other_dropped > 0 {
-            omitted += self.other_dropped;
-            out.push(format!(
-                "… {} more message lines not shown",
-                self.other_dropped
-            ));
+        if self.dropped > 0 {
+            omitted += self.dropped;
+            out.push(format!("… {} more message lines not shown", self.dropped));
         }
         (out, omitted)
     }
