@@ -92,7 +92,7 @@ impl Watcher {
 /// The watcher process itself. On Linux (x86-64, arm64) it is a clone that shares our
 /// memory instead of a fork: a fork copies the page tables of this 8 MB process and makes
 /// every page we write afterwards fault once more, which measured 0.13 ms of a
-/// `wrap -- true` (306 against 279 page faults) and 2.5 ms beside a `git status`. Sharing
+/// `wrap -- true` (306 against 279 page faults) and 0.6 ms beside a `git status`. Sharing
 /// our memory, the watcher must never touch anything but its own stack: it makes system
 /// calls directly (no libc wrapper, which would write our thread's errno), cannot panic
 /// (no index can fail in `body`) and starts with every signal blocked (so none of our
