@@ -2,8 +2,8 @@
 //! tokenjuice does not support), ok (proven by running the installed hook, and then the
 //! rewritten command or the shell prefix on a line shaped like the host's), warn (legacy
 //! entries, a missing timeout), broken (missing launcher, a prefix that is not ours or is
-//! gone, a hook that does too little or too much, malformed file, native Windows, an older
-//! hook in an unsupported host) with exit 1, and the `doctor hooks` summary.
+//! gone, a hook that does too little or too much, malformed file, an older hook in an
+//! unsupported host) with exit 1, and the `doctor hooks` summary.
 
 mod hosts_support;
 

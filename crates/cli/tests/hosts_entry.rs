@@ -249,9 +249,7 @@ fn shell_prefix_hosts_answer_nothing_but_an_empty_object_and_mark_only_backgroun
         let bash = |input: Value| {
             json!({"session_id": "s1", "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash", "tool_input": input}).to_string()
         };
-        let mut w = World::new();
-        // Whatever the platform: the call is never changed, so never denied either.
-        w.set("TOKENJUICE_HOST_PLATFORM", "win32");
+        let w = World::new();
         for payload in [
             bash(json!({"command": "git status --short", "description": "Show status"})),
             bash(json!({"command": "rm -rf build", "requires_approval": true})),
