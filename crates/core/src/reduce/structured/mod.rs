@@ -125,7 +125,10 @@ pub const REGISTRY: &[(&str, Make)] = &[
     ("git-blame", |_| Box::<git_blame::GitBlame>::default()),
     ("help", |_| Box::<help::Help>::default()),
     ("npm-ls", |_| Box::<npm_ls::NpmLs>::default()),
-    ("tree", |_| Box::<tree::Tree>::default()),
+    ("tree", |n| {
+        let cargo = n.argv.first().is_some_and(|a| a == "cargo");
+        Box::new(tree::Tree::new(cargo))
+    }),
     ("pip", |_| Box::<pip::Pip>::default()),
     ("apt", |_| Box::<apt::Apt>::default()),
     ("apt-list", |_| {

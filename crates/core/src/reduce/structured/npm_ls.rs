@@ -4,6 +4,8 @@
 //! `+--`, `` `-- `` cost several tokens each and say nothing the indentation does not);
 //! packages with no dependencies listed under one parent share a line, comma-separated. Problem marks (`UNMET DEPENDENCY`, `invalid`, `extraneous`,
 //! `missing`) and every `npm error` line stay as they are.
+//! A package with one version in the whole tree has it at its first entry only
+//! (`ms deduped` after `ms@2.1.3`; see `tree::versions_once`), and a note says so.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -31,6 +33,24 @@ fn tree_entry(line: &str) -> Option<(usize, &str)> {
     super::tree::tree_entry(line)
         .filter(|(cols, _)| *cols >= 4)
         .map(|(cols, rest)| ((cols - 4) / 2, rest))
+}
+
+/// `ms@2.1.3 deduped` → `ms` and the byte range of `@2.1.3`; a problem entry, a link or an
+/// entry with any other mark names its package but stays whole.
+fn npm_version(text: &str) -> super::tree::Versioned<'_> {
+    let body = ["UNMET OPTIONAL DEPENDENCY ", "UNMET DEPENDENCY "]
+        .iter()
+        .find_map(|p| text.strip_prefix(p));
+    let entry = body.unwrap_or(text);
+    let spec = entry.split(' ').next()?;
+    let at = spec.rfind('@').filter(|&i| i > 0)?;
+    let name = &spec[..at];
+    let tail = &entry[spec.len()..];
+    let foldable = body.is_none()
+        && (tail.is_empty() || tail == " deduped")
+        && spec[at + 1..].starts_with(|c: char| c.is_ascii_digit());
+    let start = text.len() - entry.len();
+    Some((name, foldable.then(|| start + at..start + spec.len())))
 }
 
 fn is_problem(s: &str) -> bool {
@@ -87,9 +107,18 @@ impl Structured for NpmLs {
         if self.roots == 0 && self.entries == 0 {
             return None;
         }
-        let mut lines = Vec::with_capacity(self.lines.len());
+        let mut all = self.lines;
+        let folded = {
+            let mut texts: Vec<&mut String> = all
+                .iter_mut()
+                .filter(|(d, _)| d.is_some())
+                .map(|(_, t)| t)
+                .collect();
+            super::tree::versions_once(&mut texts, npm_version)
+        };
+        let mut lines = Vec::with_capacity(all.len());
         let mut entries: Vec<(usize, String)> = Vec::new();
-        for (depth, text) in self.lines {
+        for (depth, text) in all {
             match depth {
                 Some(d) => entries.push((d, text)),
                 None => {
@@ -100,6 +129,7 @@ impl Structured for NpmLs {
             }
         }
         super::tree::write_entries(&entries, &mut lines);
+        lines.extend(super::tree::versions_once_note(folded));
         if self.omitted > 0 {
             lines.push(format!(
                 "... {} more lines not listed (tree cut at {MAX_ENTRIES} entries) ...",
@@ -140,6 +170,7 @@ mod tests {
                 "app@1.0.0 /repo",
                 "  debug@4.4.3",
                 "    ms@2.1.3 deduped",
+                // one repeated version is not worth the note that would explain its fold
                 "  ms@2.1.3",
                 "  express@4.22.1",
                 "    body-parser@1.20.3",
@@ -166,6 +197,31 @@ mod tests {
             ]
         );
         assert!(out.facts.contains(&("package".into(), 6)));
+    }
+
+    #[test]
+    fn a_repeated_package_with_one_version_in_the_tree_is_named_alone_after_its_first_entry() {
+        let mut text = String::from("app@1.0.0 /repo\n");
+        // `ms` has one version: later entries drop it; `debug` has two: both keep theirs;
+        // `qs` is also named by a problem entry: it stays whole everywhere
+        for p in ["a", "b", "c", "d", "e", "f"] {
+            text.push_str(&format!("├─┬ {p}@1.0.0\n│ ├── ms@2.1.3 deduped\n│ ├── qs@6.0.0 deduped\n│ └── debug@{}.0.0 deduped\n", if p == "a" { 2 } else { 4 }));
+        }
+        text.push_str("├── @scope/x@3.0.0\n├── @scope/x@3.0.0 deduped\n├── UNMET DEPENDENCY qs@^7\n└── ms@2.1.3\n");
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.starts_with("app@1.0.0 /repo\n  a@1.0.0\n    ms@2.1.3 deduped, qs@6.0.0 deduped, debug@2.0.0 deduped\n  b@1.0.0\n    ms deduped, qs@6.0.0 deduped, debug@4.0.0 deduped\n"), "{t}");
+        assert!(
+            t.contains("\n  @scope/x@3.0.0, @scope/x deduped, UNMET DEPENDENCY qs@^7, ms\n"),
+            "{t}"
+        );
+        assert!(t.ends_with("(7 repeated entries name the package alone: it has one version here, given at its first entry)"), "{t}");
+        // counts are of the tree as npm printed it
+        assert!(
+            out.facts.contains(&("package".into(), 28)),
+            "{:?}",
+            out.facts
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //!   section>, then:)` and the rest: Gradle prints the same tree for several
 //!   configurations, the test ones with the test libraries after it.
 //! - Lines that are not tree lines (errors, notes, legends) stay as they are.
+//! - `cargo tree`: a crate with one version in the whole tree has it at its first entry
+//!   only (see [`versions_once`]); a note says so.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -34,6 +36,92 @@ pub struct Tree {
     repeats: u64,
     other: usize,
     omitted: u64,
+    /// `cargo tree`: entries are `name vX.Y.Z …`, whose repeated versions are said once
+    cargo: bool,
+}
+
+impl Tree {
+    pub fn new(cargo: bool) -> Self {
+        Tree {
+            cargo,
+            ..Tree::default()
+        }
+    }
+}
+
+/// A tree entry's package name and the byte range of its version, `None` when the entry
+/// names the package but must stay whole.
+pub(super) type Versioned<'a> = Option<(&'a str, Option<std::ops::Range<usize>>)>;
+
+/// `serde v1.0.200 (*)` → the name and the byte range of ` v1.0.200`.
+fn cargo_version(text: &str) -> Versioned<'_> {
+    let (name, rest) = text.split_once(' ')?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if name.is_empty() || !name.chars().all(plain) {
+        return None;
+    }
+    let v = rest.strip_prefix('v')?;
+    if !v.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let end = name.len() + 2 + v.find(' ').unwrap_or(v.len());
+    Some((name, Some(name.len()..end)))
+}
+
+/// Says each package's version once, where it is first listed, when the tree holds one
+/// version of that package: `memchr v2.8.3` listed under five crates, or npm's `ms@2.1.3
+/// deduped`, is written `memchr` / `ms deduped` after its first entry (four tokens or so
+/// each). A package with two versions in the tree (`debug@2.6.9` and `debug@4.4.3`), or
+/// named by an entry that `parse` will not fold (a problem mark, a link), keeps its version
+/// everywhere. `parse` gives an entry's package name and the byte range of its version
+/// (`None`: the entry names the package but must stay whole). Returns how many entries were
+/// shortened: none when fewer than [`MIN_VERSIONS_ONCE`] would be.
+pub(super) fn versions_once(texts: &mut [&mut String], parse: fn(&str) -> Versioned<'_>) -> usize {
+    use std::collections::{HashMap, HashSet};
+    // name -> its one version, or None once a second version (or a whole-kept entry) is seen
+    let mut versions: HashMap<String, Option<String>> = HashMap::new();
+    for t in texts.iter() {
+        let Some((name, range)) = parse(t) else {
+            continue;
+        };
+        let version = range.map(|r| t[r].to_string());
+        versions
+            .entry(name.to_string())
+            .and_modify(|v| {
+                if *v != version {
+                    *v = None;
+                }
+            })
+            .or_insert(version);
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut fold: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let Some((name, Some(range))) = parse(t) else {
+            continue;
+        };
+        if matches!(versions.get(name), Some(Some(_))) && !seen.insert(name.to_string()) {
+            fold.push((i, range));
+        }
+    }
+    // the note that says so costs about as much as five versions
+    if fold.len() < MIN_VERSIONS_ONCE {
+        return 0;
+    }
+    for (i, range) in &fold {
+        texts[*i].replace_range(range.clone(), "");
+    }
+    fold.len()
+}
+
+/// Fewer repeated versions than this are left as they are.
+const MIN_VERSIONS_ONCE: usize = 5;
+
+/// The line that says what [`versions_once`] did.
+pub(super) fn versions_once_note(folded: usize) -> Option<String> {
+    (folded > 0).then(|| {
+        format!("({folded} repeated entries name the package alone: it has one version here, given at its first entry)")
+    })
 }
 
 /// (columns of drawing, the text after it) when the line starts with tree drawing.
@@ -134,7 +222,19 @@ impl Structured for Tree {
             .unwrap_or(4)
             .max(1);
         let depth = |w: usize| w.saturating_sub(base) / unit + 1;
-        let lines = fold_numbered_leaves(self.lines, depth);
+        let mut lines = fold_numbered_leaves(self.lines, depth);
+        let folded = if self.cargo {
+            let mut texts: Vec<&mut String> = lines
+                .iter_mut()
+                .filter_map(|l| match l {
+                    Line::Entry(_, t) => Some(t),
+                    Line::Other(_) => None,
+                })
+                .collect();
+            versions_once(&mut texts, cargo_version)
+        } else {
+            0
+        };
 
         // sections: runs of entries under one header line
         let mut out: Vec<String> = Vec::new();
@@ -197,6 +297,7 @@ impl Structured for Tree {
         while out.last().is_some_and(String::is_empty) {
             out.pop();
         }
+        out.extend(versions_once_note(folded));
         if self.omitted > 0 {
             out.push(format!(
                 "... {} more lines not listed (tree cut at {MAX_ENTRIES} entries) ...",
@@ -452,6 +553,37 @@ mod tests {
         let parts: Vec<&str> = out.iter().flat_map(|l| l.trim().split(", ")).collect();
         let want: Vec<String> = (0..100).map(|i| format!("leaf{i:03}")).collect();
         assert_eq!(parts, want);
+    }
+
+    #[test]
+    fn cargo_says_a_crate_version_once_when_the_tree_holds_one_version_of_it() {
+        let mut text = String::from("app v0.1.0 (/src/app)\n");
+        for c in ["a", "b", "c", "d", "e", "f"] {
+            text.push_str(&format!(
+                "├── {c} v1.0.0\n│   ├── memchr v2.8.3\n│   ├── syn v{} (*)\n│   └── serde_derive v1.0.200 (proc-macro) (*)\n",
+                if c == "a" { "1.0.109" } else { "2.0.0" }
+            ));
+        }
+        text.push_str("[build-dependencies]\n└── cc v1.2.0\n");
+        let cargo = |t: &str| {
+            crate::reduce::structured::feed(Box::new(Tree::new(true)), t, 0)
+                .unwrap()
+                .lines
+                .join("\n")
+        };
+        let t = cargo(&text);
+        assert!(t.starts_with("app v0.1.0 (/src/app)\n  a v1.0.0\n    memchr v2.8.3, syn v1.0.109 (*), serde_derive v1.0.200 (proc-macro) (*)\n  b v1.0.0\n    memchr, syn v2.0.0 (*), serde_derive (proc-macro) (*)\n"), "{t}");
+        assert!(t.ends_with("[build-dependencies]\n  cc v1.2.0\n(10 repeated entries name the package alone: it has one version here, given at its first entry)"), "{t}");
+        // a file tree is never read as crates
+        let plain = run(&text).unwrap().lines.join("\n");
+        assert!(
+            plain.contains("  b v1.0.0\n    memchr v2.8.3, syn v2.0.0 (*)"),
+            "{plain}"
+        );
+        // under five, the note would cost more than it saves: nothing is folded
+        let few =
+            cargo("app v0.1.0\n├── a v1.0.0\n│   └── m v2.0.0\n└── b v1.0.0\n    └── m v2.0.0\n");
+        assert!(few.ends_with("  b v1.0.0\n    m v2.0.0"), "{few}");
     }
 
     #[test]
