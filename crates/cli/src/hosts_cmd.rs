@@ -149,7 +149,6 @@ fn doctor_all(env: &Env) -> i32 {
 /// Largest hook payload read.
 const MAX_PAYLOAD: u64 = 64 << 20;
 
-/// `tokenjuice <host>-pre-tool-use --wrap-launcher <path>` / `<host>-post-tool-use`.
 /// A hook entrypoint an agent calls (current or retired), by its subcommand name.
 pub fn is_entry(name: &str) -> bool {
     registry::by_entry_subcommand(name).is_some() || registry::retired_entry_host(name).is_some()
@@ -169,20 +168,11 @@ pub fn entry(args: Vec<String>) -> i32 {
         return 2;
     };
     if matches!(spec.mechanism, Mechanism::Unsupported | Mechanism::BashEnv) {
-        // An older install still calls this: change nothing (its rewrite changed what the
-        // agent allowed) and say how to remove it.
+        // An older install still calls this (`--wrap-launcher` and all): change nothing (its
+        // rewrite changed what the agent allowed) and say how to remove it.
         eprintln!("tokenjuice: this {} hook is no longer used (`tokenjuice doctor {}` says why and what to do)", spec.id, spec.id);
-        println!("{}", tokenjuice_hosts::entry::no_change(spec));
+        println!("{}", tokenjuice_hosts::entry::NO_CHANGE);
         return 0;
-    }
-    let mut launcher: Option<String> = None;
-    let mut it = args.iter().skip(1);
-    while let Some(a) = it.next() {
-        if a == "--wrap-launcher" {
-            launcher = it.next().cloned();
-        } else if let Some(v) = a.strip_prefix("--wrap-launcher=") {
-            launcher = Some(v.to_string());
-        }
     }
     let mut input = String::new();
     let answer = match std::io::stdin()
@@ -190,18 +180,17 @@ pub fn entry(args: Vec<String>) -> i32 {
         .take(MAX_PAYLOAD)
         .read_to_string(&mut input)
     {
-        Err(_) => tokenjuice_hosts::entry::no_change(spec),
+        Err(_) => tokenjuice_hosts::entry::NO_CHANGE.to_string(),
         Ok(_) => catch_unwind(AssertUnwindSafe(|| {
             crate::fault_injection("host-entry");
             if spec.mechanism == Mechanism::PostToolReplace {
                 let rules = rules_env::load_for_run();
                 tokenjuice_hosts::entry::post_tool_use(spec, &input, &rules.rules)
             } else {
-                let env = Env::from_process();
-                tokenjuice_hosts::entry::pre_tool_use(spec, &input, launcher.as_deref(), &env)
+                tokenjuice_hosts::entry::pre_tool_use(spec, &input)
             }
         }))
-        .unwrap_or_else(|_| tokenjuice_hosts::entry::no_change(spec)),
+        .unwrap_or_else(|_| tokenjuice_hosts::entry::NO_CHANGE.to_string()),
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -67,7 +67,7 @@ enum Cmd {
     /// Print the man page (roff): `tokenjuice man | man -l -`; `--dir` writes one page per
     /// subcommand too.
     Man(ManArgs),
-    /// The entrypoints agents call: `<host>-pre-tool-use --wrap-launcher <path>`, `<host>-post-tool-use`.
+    /// The entrypoints agents call: `<host>-post-tool-use`, and older installs' `<host>-pre-tool-use`.
     #[command(external_subcommand)]
     HostEntry(Vec<String>),
 }

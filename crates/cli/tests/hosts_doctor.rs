@@ -1,6 +1,6 @@
 //! `doctor` in each state, on the real binary: disabled (nothing installed, or a host
-//! tokenjuice does not support), ok (proven by running the installed hook, and then the
-//! rewritten command or the shell prefix on a line shaped like the host's), warn (legacy
+//! tokenjuice does not support), ok (proven by running the installed hook, extension or
+//! the shell prefix on a line shaped like the host's), warn (legacy
 //! entries, a missing timeout), broken (missing launcher, a prefix that is not ours or is
 //! gone, a hook that does too little or too much, malformed file, an older hook in an
 //! unsupported host) with exit 1, and the `doctor hooks` summary.
@@ -19,29 +19,53 @@ const HOOK_HOSTS: &[&str] = &[
     "pi",
     "gemini-cli",
     "copilot-cli",
-    "vscode-copilot",
-    "devin",
     "opencode",
 ];
 
-/// The hosts it refuses (`install` fails), with their config file under HOME.
+/// The hosts it refuses (`install` fails), with their config file under HOME (Devin's: in
+/// the project).
 const UNSUPPORTED: &[(&str, &str)] = &[
     ("qwen-code", ".qwen/settings.json"),
     ("droid", ".factory/settings.json"),
     ("cursor", ".cursor/hooks.json"),
+    ("vscode-copilot", ".copilot/hooks/tokenjuice-vscode.json"),
+    ("devin", ".devin/hooks.v1.json"),
 ];
 
-/// A host's hook file holding the user's own hook and, with `ours`, a tokenjuice rewrite
-/// entry as an older install wrote it (Cursor's flat shape, or Claude-style groups).
-fn hook_file(host: &str, ours: Option<String>) -> Value {
-    if host == "cursor" {
-        let mut hooks = vec![json!({"command": "user-guard.sh"})];
-        hooks.extend(ours.map(|c| json!({"command": c, "timeout": 10})));
-        return json!({"version": 1, "hooks": {"preToolUse": hooks}});
+fn unsupported_path(w: &World, host: &str, rel: &str) -> PathBuf {
+    if host == "devin" {
+        w.project.join(rel)
+    } else {
+        w.home.join(rel)
     }
-    let mut hooks = vec![json!({"type": "command", "command": "user-guard.sh"})];
-    hooks.extend(ours.map(|c| json!({"type": "command", "command": c})));
-    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}})
+}
+
+/// A host's hook file holding the user's own hook and, with `ours`, a tokenjuice rewrite
+/// entry as an older install wrote it, in the host's shape: Cursor's and VS Code's flat
+/// lists, Devin's groups at the top level, Claude-style groups.
+fn hook_file(host: &str, ours: Option<String>) -> Value {
+    match host {
+        "cursor" => {
+            let mut hooks = vec![json!({"command": "user-guard.sh"})];
+            hooks.extend(ours.map(|c| json!({"command": c, "timeout": 10})));
+            json!({"version": 1, "hooks": {"preToolUse": hooks}})
+        }
+        "vscode-copilot" => {
+            let mut hooks = vec![json!({"type": "command", "command": "user-guard.sh"})];
+            hooks.extend(ours.map(|c| json!({"type": "command", "command": c, "matcher": "runTerminalCommand|run_in_terminal", "timeout": 10})));
+            json!({"version": 1, "hooks": {"PreToolUse": hooks}})
+        }
+        _ => {
+            let mut hooks = vec![json!({"type": "command", "command": "user-guard.sh"})];
+            hooks.extend(ours.map(|c| json!({"type": "command", "command": c})));
+            let events = json!({"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]});
+            if host == "devin" {
+                events
+            } else {
+                json!({ "hooks": events })
+            }
+        }
+    }
 }
 
 /// Hosts reached through a shell prefix, with their settings file and prefix variable.
@@ -89,7 +113,7 @@ fn not_installed_is_disabled_with_the_install_fix() {
 fn unsupported_hosts_are_disabled_until_an_older_hook_is_found() {
     for (h, rel) in UNSUPPORTED {
         let w = World::new();
-        let path = w.home.join(rel);
+        let path = unsupported_path(&w, h, rel);
         // Nothing installed (no file; a file without our entry): disabled, saying why, and
         // never advising an install that would fail.
         for state in ["no file", "a file of the user's"] {
@@ -155,9 +179,7 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
                 &["a background command (its output going to a task file"],
             ],
             "gemini-cli" => &[&["read_file tail of the compacted result"]],
-            "vscode-copilot" | "devin" => &[&["through the hooks engine"], &["exit code 3 kept"]],
-            // extensions and copilot-cli: the sample came back compacted, or the rewritten
-            // command kept its exit code
+            // extensions: the sample came back compacted
             "pi" | "opencode" => &[&["compacted", "exit code 3 kept"]],
             // and the large-output preview path: the saved full output is what is compacted
             "copilot-cli" => &[
@@ -343,19 +365,19 @@ fn claude_code_entries_of_older_installs_are_reported_until_reinstall_removes_th
 fn a_missing_timeout_warns() {
     let w = World::new();
     assert!(w
-        .run(&["install", "vscode-copilot", "--local"])
+        .run(&["install", "copilot-cli", "--local"])
         .status
         .success());
-    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
+    let p = w.home.join(".copilot/hooks/tokenjuice-cli.json");
     let mut v = w.json(&p);
-    v["hooks"]["PreToolUse"][0]
+    v["hooks"]["postToolUse"][0]
         .as_object_mut()
         .unwrap()
-        .remove("timeout");
+        .remove("timeoutSec");
     w.write(&p, &v.to_string());
-    let (r, _) = doctor(&w, "vscode-copilot");
+    let (r, _) = doctor(&w, "copilot-cli");
     assert_eq!(health(&r), "warn", "{r}");
-    assert!(r.contains("no `timeout`"), "{r}");
+    assert!(r.contains("no `timeoutSec`"), "{r}");
 }
 
 #[test]
@@ -426,24 +448,24 @@ fn fake_hook(w: &World, answer: &str) -> PathBuf {
 }
 
 #[test]
-fn a_hook_that_no_longer_rewrites_is_broken() {
+fn a_hook_that_no_longer_compacts_is_broken() {
     // The entry points at a program that answers {} to everything.
     let w = World::new();
     assert!(w
-        .run(&["install", "vscode-copilot", "--local"])
+        .run(&["install", "copilot-cli", "--local"])
         .status
         .success());
     let fake = fake_hook(&w, "{}");
-    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
+    let p = w.home.join(".copilot/hooks/tokenjuice-cli.json");
     let mut v = w.json(&p);
-    let cmd = v["hooks"]["PreToolUse"][0]["command"].as_str().unwrap();
+    let cmd = v["hooks"]["postToolUse"][0]["bash"].as_str().unwrap();
     let cmd = cmd.replacen(&launcher(), &fake.display().to_string(), 1);
-    v["hooks"]["PreToolUse"][0]["command"] = json!(cmd);
+    v["hooks"]["postToolUse"][0]["bash"] = json!(cmd);
     w.write(&p, &v.to_string());
-    let (r, code) = doctor(&w, "vscode-copilot");
+    let (r, code) = doctor(&w, "copilot-cli");
     assert_eq!(health(&r), "broken", "{r}");
     assert_eq!(code, 1);
-    assert!(r.contains("did not rewrite"), "{r}");
+    assert!(r.contains("did not replace a noisy sample result"), "{r}");
 }
 
 #[test]
@@ -458,26 +480,26 @@ fn doctor_hooks_summarises_every_host() {
         assert!(r.contains(h), "{h}: {r}");
     }
     assert!(w
-        .run(&["install", "vscode-copilot", "--local"])
+        .run(&["install", "copilot-cli", "--local"])
         .status
         .success());
     assert!(w.run(&["install", "agents-md"]).status.success());
     let r = stdout(&w.run(&["doctor", "hooks"]));
     assert!(
-        r.contains("vscode-copilot: ok") && r.contains("agents-md: ok"),
+        r.contains("copilot-cli: ok") && r.contains("agents-md: ok"),
         "{r}"
     );
     assert_eq!(health(&r), "ok", "{r}");
     // Bare `doctor` is reducer health from the run history, not the host summary.
     let bare = stdout(&w.run(&["doctor"]));
     assert!(bare.starts_with("verdict: "), "{bare}");
-    assert!(!bare.contains("vscode-copilot: ok"), "{bare}");
+    assert!(!bare.contains("copilot-cli: ok"), "{bare}");
     // One broken host makes the whole run exit 1.
-    let p = w.home.join(".copilot/hooks/tokenjuice-vscode.json");
+    let p = w.home.join(".copilot/hooks/tokenjuice-cli.json");
     w.write(&p, &w.read(&p).replace(&launcher(), "/gone/tokenjuice"));
     let o = w.run(&["doctor", "hooks"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("vscode-copilot: broken"));
+    assert!(stdout(&o).contains("copilot-cli: broken"));
 }
 
 /// A fake agent program `name` on PATH that prints `version` on stdout or stderr.

@@ -3,7 +3,8 @@
 //! install over the user's own hooks (with a sibling in our matcher group), legacy
 //! migration, idempotent reinstall, uninstall, malformed files refused untouched, symlinks
 //! and file modes, each host's config-dir variables, and the hosts tokenjuice refuses to
-//! install into (qwen-code, droid) while still removing an older hook of theirs.
+//! install into (qwen-code, droid, vscode-copilot, devin, cursor) while still removing an
+//! older hook of theirs.
 
 mod hosts_support;
 
@@ -16,7 +17,6 @@ use serde_json::{json, Value};
 #[derive(Clone, Copy)]
 enum Shape {
     Groups,
-    Top,
     Flat,
 }
 
@@ -29,8 +29,6 @@ struct Case {
     matcher: Option<&'static str>,
     key: &'static str,
     entry: &'static str,
-    /// The hook rewrites commands, so its entry names the launcher to wrap with.
-    wrap: bool,
     /// The host's shell-prefix variable in the settings `env`.
     prefix_env: Option<&'static str>,
 }
@@ -45,31 +43,6 @@ const CASES: &[Case] = &[
         matcher: Some("run_shell_command"),
         key: "command",
         entry: "gemini-cli-post-tool-use",
-        wrap: false,
-        prefix_env: None,
-    },
-    Case {
-        id: "devin",
-        rel: ".devin/hooks.v1.json",
-        in_project: true,
-        shape: Shape::Top,
-        event: "PreToolUse",
-        matcher: Some("exec"),
-        key: "command",
-        entry: "devin-pre-tool-use",
-        wrap: true,
-        prefix_env: None,
-    },
-    Case {
-        id: "vscode-copilot",
-        rel: ".copilot/hooks/tokenjuice-vscode.json",
-        in_project: false,
-        shape: Shape::Flat,
-        event: "PreToolUse",
-        matcher: Some("runTerminalCommand|run_in_terminal"),
-        key: "command",
-        entry: "vscode-copilot-pre-tool-use",
-        wrap: true,
         prefix_env: None,
     },
     Case {
@@ -81,12 +54,12 @@ const CASES: &[Case] = &[
         matcher: None,
         key: "bash",
         entry: "copilot-cli-post-tool-use",
-        wrap: false,
         prefix_env: None,
     },
 ];
 
-/// Hosts tokenjuice refuses to install into: (id, config-dir variable, file under it).
+/// Hosts tokenjuice refuses to install into: (id, variable naming the folder, the file in it;
+/// without a variable the folder is `<HOME>/.qwen`).
 const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
     ("qwen-code", None, "settings.json"),
     (
@@ -94,16 +67,18 @@ const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
         Some("FACTORY_HOME_OVERRIDE"),
         ".factory/settings.json",
     ),
+    (
+        "vscode-copilot",
+        Some("HOME"),
+        ".copilot/hooks/tokenjuice-vscode.json",
+    ),
+    ("devin", Some("DEVIN_PROJECT_DIR"), ".devin/hooks.v1.json"),
 ];
 
 impl Case {
     /// What the entry's command must be for launcher `l`.
     fn command(&self, l: &str) -> String {
-        if self.wrap {
-            format!("{l} {} --wrap-launcher {l}", self.entry)
-        } else {
-            format!("{l} {}", self.entry)
-        }
+        format!("{l} {}", self.entry)
     }
 
     /// What the shell-prefix setting must hold for launcher `l` (a plain path).
@@ -121,10 +96,7 @@ impl Case {
 
     /// The events map of a parsed file.
     fn events<'a>(&self, v: &'a Value) -> &'a Value {
-        match self.shape {
-            Shape::Top => v,
-            _ => &v["hooks"],
-        }
+        &v["hooks"]
     }
 
     /// Our handlers: (event, group index, handler).
@@ -169,7 +141,6 @@ impl Case {
         });
         match self.shape {
             Shape::Groups => json!({"theme": "dark", "hooks": events, "zzz": 1}),
-            Shape::Top => events,
             Shape::Flat => {
                 let mut user = json!({"command": "user-guard.sh"});
                 let mut k = user.as_object().unwrap().clone();
@@ -194,12 +165,8 @@ impl Case {
             Shape::Flat => {
                 v["hooks"][self.event].as_array_mut().unwrap().remove(0);
             }
-            _ => {
-                let ev = match self.shape {
-                    Shape::Top => &mut v,
-                    _ => &mut v["hooks"],
-                };
-                ev["PostToolUse"][0]["hooks"]
+            Shape::Groups => {
+                v["hooks"]["PostToolUse"][0]["hooks"]
                     .as_array_mut()
                     .unwrap()
                     .remove(0);
@@ -211,6 +178,12 @@ impl Case {
 
 fn install(w: &World, id: &str) -> std::process::Output {
     w.run(&["install", id, "--local"])
+}
+
+/// `doctor <id>`: its report and exit code.
+fn doctor_of(w: &World, id: &str) -> (String, Option<i32>) {
+    let o = w.run(&["doctor", id]);
+    (stdout(&o), o.status.code())
 }
 
 #[test]
@@ -432,7 +405,6 @@ fn uninstall_after_a_fresh_install_leaves_no_empty_groups() {
         assert!(w.run(&["uninstall", c.id]).status.success(), "{}", c.id);
         let v = w.json(&path);
         match c.shape {
-            Shape::Top => assert_eq!(v, json!({"theme": "dark"}), "{}", c.id),
             Shape::Groups => assert_eq!(
                 v,
                 json!({"theme": "dark"}),
@@ -605,11 +577,6 @@ fn config_dir_variables_are_honoured() {
             &[("XDG_CONFIG_HOME", "xdg")],
             "xdg/opencode/plugins/tokenjuice.js",
         ),
-        (
-            "devin",
-            &[("DEVIN_PROJECT_DIR", "dev")],
-            "dev/.devin/hooks.v1.json",
-        ),
     ];
     for (id, vars, rel) in cases {
         let mut w = World::new();
@@ -687,11 +654,35 @@ fn unsupported_hosts_refuse_install_and_uninstall_still_removes_an_older_hook() 
             "{id}: {err}"
         );
         assert!(!dir.exists(), "{id}: nothing written");
-        // A file with the user's hook and the rewrite hook an older tokenjuice installed.
-        let older = json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "user-guard.sh"},
-            {"type": "command", "command": format!("/old/bin/tokenjuice {id}-pre-tool-use --wrap-launcher /old/bin/tokenjuice"), "timeout": 30}
-        ]}]}});
+        // A file with the user's hook and the rewrite hook an older tokenjuice installed,
+        // in the host's own shape.
+        let old =
+            format!("/old/bin/tokenjuice {id}-pre-tool-use --wrap-launcher /old/bin/tokenjuice");
+        let (older, after) = match *id {
+            "vscode-copilot" => (
+                json!({"version": 1, "hooks": {"PreToolUse": [
+                    {"type": "command", "command": "user-guard.sh"},
+                    {"type": "command", "command": old, "matcher": "runTerminalCommand|run_in_terminal", "timeout": 10}
+                ]}}),
+                json!({"version": 1, "hooks": {"PreToolUse": [{"type": "command", "command": "user-guard.sh"}]}}),
+            ),
+            "devin" => (
+                json!({"PreToolUse": [{"matcher": "exec", "hooks": [
+                    {"type": "command", "command": "user-guard.sh"},
+                    {"type": "command", "command": old, "timeout": 10}
+                ]}]}),
+                json!({"PreToolUse": [{"matcher": "exec", "hooks": [{"type": "command", "command": "user-guard.sh"}]}]}),
+            ),
+            _ => (
+                json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                    {"type": "command", "command": "user-guard.sh"},
+                    {"type": "command", "command": old, "timeout": 30}
+                ]}]}}),
+                json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                    {"type": "command", "command": "user-guard.sh"}
+                ]}]}}),
+            ),
+        };
         w.write(&path, &serde_json::to_string_pretty(&older).unwrap());
         let before = w.read(&path);
         let out = install(&w, id);
@@ -701,15 +692,18 @@ fn unsupported_hosts_refuse_install_and_uninstall_still_removes_an_older_hook() 
             before,
             "{id}: refused install leaves the file"
         );
+        let (_, code) = doctor_of(&w, id);
+        assert_eq!(code, Some(1), "{id}: doctor calls the older hook broken");
         let un = w.run(&["uninstall", id]);
         assert!(un.status.success(), "{id}: {}", stderr(&un));
         assert_eq!(
             w.json(&path),
-            json!({"model": "m", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": "user-guard.sh"}
-            ]}]}}),
+            after,
             "{id}: only the older tokenjuice hook goes"
         );
+        let (report, code) = doctor_of(&w, id);
+        assert_eq!(code, Some(0), "{id}: {report}");
+        assert!(report.contains("health: disabled"), "{id}: {report}");
         let un2 = w.run(&["uninstall", id]);
         assert!(stdout(&un2).contains("nothing to remove"), "{id}");
     }

@@ -1,8 +1,10 @@
 //! The entrypoints hosts call: read the payload, decide, print the host's answer. They never
-//! fail: any problem gives the host's "no change" answer (fail open). The pre-tool path
-//! loads no rules and spawns nothing.
+//! fail: any problem gives the host's "no change" answer (fail open). No entrypoint rewrites
+//! a command: every host where a rewrite would have been judged by the host's permission
+//! rules in place of the model's command is reached another way or refused. The pre-tool
+//! path loads no rules and spawns nothing.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use tokenjuice_core::compact::{compact_text, Finish, Request};
 use tokenjuice_core::rules::loader::FileRule;
@@ -10,145 +12,61 @@ use tokenjuice_core::rules::loader::FileRule;
 use crate::env::Env;
 use crate::payload::{self, ToolCall};
 use crate::registry::{Answer, HookSpec};
-use crate::rewrite::{is_already_wrapped, wrap_command};
+use crate::rewrite::is_already_wrapped;
 
 /// Some hosts (Cursor on Windows) start the payload with a UTF-8 byte-order mark.
 fn strip_bom(s: &str) -> &str {
     s.strip_prefix('\u{feff}').unwrap_or(s)
 }
 
-/// What the pre-tool hook decided.
-#[derive(Debug, PartialEq)]
-pub enum Decision {
-    /// Run this tool input instead (every field kept, `command` rewritten).
-    Rewrite(Map<String, Value>),
-    Deny(String),
-    NoChange(&'static str),
-}
-
-/// Decides what to do with a pre-tool payload.
-pub fn decide(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &Env) -> Decision {
+/// What the pre-tool hook did with a payload; the answer is "no change" whatever it says.
+pub fn decide(spec: &HookSpec, stdin: &str) -> &'static str {
     let Ok(root) = serde_json::from_str::<Value>(strip_bom(stdin)) else {
-        return Decision::NoChange("payload is not JSON");
+        return "payload is not JSON";
     };
     let Some(call) = payload::parse(&root) else {
-        return Decision::NoChange("payload is not a JSON object");
+        return "payload is not a JSON object";
     };
-    decide_call(spec, &call, launcher, env)
+    decide_call(spec, &call)
 }
 
-fn decide_call(spec: &HookSpec, call: &ToolCall, launcher: Option<&str>, env: &Env) -> Decision {
+fn decide_call(spec: &HookSpec, call: &ToolCall) -> &'static str {
     if let Some(ev) = &call.event {
         if !ev.eq_ignore_ascii_case(spec.event) {
-            return Decision::NoChange("not the pre-tool event");
+            return "not the pre-tool event";
         }
     }
     if let Some(tool) = &call.tool_name {
         if !spec.tools.contains(&tool.as_str()) {
-            return Decision::NoChange("not the shell tool");
+            return "not the shell tool";
         }
     }
     let Some(command) = call.input.get("command").and_then(Value::as_str) else {
-        return Decision::NoChange("no command");
+        return "no command";
     };
     if command.trim().is_empty() {
-        return Decision::NoChange("empty command");
+        return "empty command";
     }
-    if spec.answer == Answer::MarkStreaming {
-        let background = call.input.get("run_in_background").and_then(Value::as_bool) == Some(true);
-        if background {
-            return match crate::streaming::mark(command) {
-                Ok(()) => Decision::NoChange("marked to stream: output passes through"),
-                Err(_) => Decision::NoChange("could not mark the command to stream"),
-            };
-        }
-        return Decision::NoChange("foreground command: the shell prefix compacts it");
+    if spec.answer != Answer::MarkStreaming {
+        return "this hook is retired: it changes nothing";
     }
-    if spec.answer == Answer::CodeBuddy
-        && call.input.get("requires_approval").and_then(Value::as_bool) == Some(true)
-    {
-        return Decision::NoChange("requires_approval: the host asks the user; not rewritten");
+    if call.input.get("run_in_background").and_then(Value::as_bool) != Some(true) {
+        return "foreground command: the shell prefix compacts it";
     }
-    if spec.answer == Answer::Qwen && call.permission_mode.as_deref() != Some("yolo") {
-        return Decision::NoChange("qwen rewrites need an allow; only done in yolo mode");
+    match crate::streaming::mark(command) {
+        Ok(()) => "marked to stream: output passes through",
+        Err(_) => "could not mark the command to stream",
     }
-    if is_already_wrapped(command) {
-        return Decision::NoChange("already wrapped");
-    }
-    let Some(launcher) = launcher.filter(|l| !l.is_empty()) else {
-        return Decision::NoChange("no --wrap-launcher");
-    };
-    let Some(shell_path) = crate::shell::resolve(spec, &call.input, env) else {
-        return Decision::NoChange("no usable shell");
-    };
-    let mut input = call.input.clone();
-    input.insert(
-        "command".into(),
-        Value::String(wrap_command(launcher, spec.id, &shell_path, command)),
-    );
-    Decision::Rewrite(input)
 }
 
-const ALLOW_REASON: &str =
-    "tokenjuice: the command runs through tokenjuice wrap for compacted output";
+/// Every host's "no change" answer (what a failing hook prints, too).
+pub const NO_CHANGE: &str = "{}";
 
-/// The host's answer for a decision, as one line of JSON.
-pub fn answer(spec: &HookSpec, d: &Decision) -> String {
-    let v = match (spec.answer, d) {
-        (Answer::CodeBuddy, Decision::NoChange(_)) => json!({"continue": true}),
-        (_, Decision::NoChange(_)) => json!({}),
-        (Answer::Cursor, Decision::Deny(r)) => {
-            json!({"permission": "deny", "user_message": r, "agent_message": r})
-        }
-        (_, Decision::Deny(r)) => json!({"hookSpecificOutput": {
-            "hookEventName": spec.event,
-            "permissionDecision": "deny",
-            "permissionDecisionReason": r,
-        }}),
-        (Answer::UpdatedInput, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
-            "hookEventName": spec.event,
-            "updatedInput": i,
-        }}),
-        (Answer::CodeBuddy, Decision::Rewrite(i)) => json!({
-            "continue": true,
-            "hookSpecificOutput": {
-                "hookEventName": spec.event,
-                "permissionDecision": "allow",
-                "permissionDecisionReason": ALLOW_REASON,
-                "modifiedInput": i,
-            }
-        }),
-        (Answer::Codex | Answer::Qwen, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
-            "hookEventName": spec.event,
-            "permissionDecision": "allow",
-            "permissionDecisionReason": ALLOW_REASON,
-            "updatedInput": i,
-        }}),
-        (Answer::Cursor, Decision::Rewrite(i)) => {
-            json!({"permission": "allow", "updated_input": i})
-        }
-        (Answer::Gemini, Decision::Rewrite(i)) => json!({"hookSpecificOutput": {
-            "hookEventName": spec.event,
-            "tool_input": {"command": i.get("command").cloned().unwrap_or(Value::Null)},
-        }}),
-        (
-            Answer::CopilotResult | Answer::None | Answer::MarkStreaming | Answer::GeminiTail,
-            Decision::Rewrite(_),
-        ) => {
-            json!({})
-        }
-    };
-    v.to_string()
-}
-
-/// The "no change" answer of a host (what a failing hook prints).
-pub fn no_change(spec: &HookSpec) -> String {
-    answer(spec, &Decision::NoChange("fail open"))
-}
-
-/// `tokenjuice <host>-pre-tool-use --wrap-launcher <path>`.
-pub fn pre_tool_use(spec: &HookSpec, stdin: &str, launcher: Option<&str>, env: &Env) -> String {
-    answer(spec, &decide(spec, stdin, launcher, env))
+/// `tokenjuice <host>-pre-tool-use`: marks a background command for the shell prefix where
+/// an older install's marking hook still runs (Claude Code, CodeBuddy); changes nothing.
+pub fn pre_tool_use(spec: &HookSpec, stdin: &str) -> String {
+    decide(spec, stdin);
+    NO_CHANGE.to_string()
 }
 
 /// Shortest saving worth replacing a host's output for.
@@ -208,7 +126,7 @@ mod copilot {
 pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String {
     if spec.answer == Answer::GeminiTail {
         let Ok(payload) = serde_json::from_str::<Value>(strip_bom(stdin)) else {
-            return no_change(spec);
+            return NO_CHANGE.to_string();
         };
         let settings = crate::gemini_tail::settings_files(&payload, &Env::from_process());
         let tail = crate::gemini_tail::decide(&payload, rules, &settings);
@@ -216,7 +134,7 @@ pub fn post_tool_use(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> String
     }
     post_tool_use_value(spec, stdin, rules)
         .map(|v| v.to_string())
-        .unwrap_or_else(|| no_change(spec))
+        .unwrap_or_else(|| NO_CHANGE.to_string())
 }
 
 fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Option<Value> {

@@ -29,16 +29,8 @@ impl Launcher {
     }
 
     /// The hook command a host config holds.
-    pub fn hook_command(&self, entry_subcommand: &str, with_wrap_launcher: bool) -> String {
-        if with_wrap_launcher {
-            format!(
-                "{} {entry_subcommand} --wrap-launcher {}",
-                self.prefix(),
-                quote(&self.path)
-            )
-        } else {
-            format!("{} {entry_subcommand}", self.prefix())
-        }
+    pub fn hook_command(&self, entry_subcommand: &str) -> String {
+        format!("{} {entry_subcommand}", self.prefix())
     }
 }
 

@@ -33,7 +33,6 @@ pub mod payload;
 pub mod prefix_env;
 pub mod registry;
 pub mod rewrite;
-pub mod shell;
 pub mod streaming;
 
 use std::path::PathBuf;
@@ -158,8 +157,7 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
         }
         Shape::Groups { .. } | Shape::Flat => {
             let root = files::parse_object(&loaded)?;
-            let with_wrap = spec.mechanism == Mechanism::PreToolRewrite;
-            let command = launcher.hook_command(&spec.entry_subcommand(), with_wrap);
+            let command = launcher.hook_command(&spec.entry_subcommand());
             let (mut root, removed) = if spec.hook_entry {
                 edit::install(spec, root, &command, &path)?
             } else {

@@ -9,9 +9,6 @@ use tokenjuice_hooks::Host as Dialect;
 /// How tokenjuice reaches the model's view of a command's output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mechanism {
-    /// A pre-tool hook rewrites the command to run through `tokenjuice wrap`; the compacted
-    /// output is the tool result.
-    PreToolRewrite,
     /// A post-tool hook replaces the tool result with the compacted text.
     PostToolReplace,
     /// An extension/plugin file inside the host (pi, opencode).
@@ -33,7 +30,6 @@ pub enum Mechanism {
 impl Mechanism {
     pub fn as_str(self) -> &'static str {
         match self {
-            Mechanism::PreToolRewrite => "pre-tool rewrite",
             Mechanism::PostToolReplace => "post-tool replace",
             Mechanism::Extension => "extension",
             Mechanism::Guidance => "guidance",
@@ -75,31 +71,16 @@ pub enum Shape {
     OwnedFile { template: &'static str },
 }
 
-/// How a pre-tool hook spells "run this instead" (and "no change").
+/// What a host's hook entrypoint answers. Where tokenjuice no longer installs a hook (it
+/// refuses the host, or reaches it another way), an older install's entry still gets an
+/// answer: `None`, the host's "no change".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// `hookSpecificOutput.updatedInput`, no permission decision (Claude Code, VS Code,
-    /// Droid, Devin).
-    UpdatedInput,
-    /// `hookSpecificOutput.modifiedInput` with `permissionDecision: "allow"` (CodeBuddy's
-    /// hook reference applies the rewrite only then).
-    CodeBuddy,
-    /// `hookSpecificOutput.updatedInput` with `permissionDecision: "allow"`: Codex accepts a
-    /// rewrite only in that form and does not treat the `allow` as an approval.
-    Codex,
-    /// Cursor's top-level `updated_input` with `permission: "allow"`: Cursor applies the
-    /// rewrite only with an allow or deny.
-    Cursor,
-    /// Gemini's `hookSpecificOutput.tool_input`, merged over the model's arguments.
-    Gemini,
-    /// Qwen Code: `updatedInput` needs a permission decision; tokenjuice rewrites only when
-    /// the session is in `yolo` mode, where nothing would have been asked.
-    Qwen,
     /// Copilot CLI post-tool: `modifiedResult` with the compacted `textResultForLlm`.
     CopilotResult,
     /// Gemini CLI AfterTool: `tailToolCallRequest` = `read_file` of the compacted result.
     GeminiTail,
-    /// No hook answer (extensions).
+    /// `{}`, no change (extensions have no hook; a retired entry changes nothing).
     None,
     /// Never changes the call: a background command is marked so that the shell prefix
     /// passes its output through as it streams (Claude Code); the answer is always `{}`.
@@ -129,10 +110,6 @@ pub struct HookSpec {
     /// Tool names of the host's shell tool, as sent in the payload.
     pub tools: &'static [&'static str],
     pub answer: Answer,
-    /// `TOKENJUICE_<HOST>_SHELL`.
-    pub shell_env: &'static str,
-    /// Tried after `tool_input.shell`, the variable above and `SHELL`.
-    pub shell_fallbacks: &'static [&'static str],
     /// The hooks-engine dialect used to run the installed hook in `doctor`.
     pub dialect: Dialect,
     /// A fact the user must know (permission posture, trust step); printed by doctor.
@@ -198,8 +175,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: false,
         tools: &["Bash"],
         answer: Answer::MarkStreaming,
-        shell_env: "TOKENJUICE_CODEBUDDY_SHELL",
-        shell_fallbacks: &["bash", "sh"],
         dialect: Dialect::CodeBuddy,
         note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; no hook runs. A background command (run_in_background) writes to CodeBuddy's task files (seen in 2.117 over ACP, the mode in which the CLI runs them), which the prefix sees and leaves alone, so its output streams uncompacted as without tokenjuice. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart)"),
         proven: Some(("codebuddy", &["2.117"])),
@@ -227,9 +202,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 10)),
         named: false,
         tools: &["Shell"],
-        answer: Answer::Cursor,
-        shell_env: "TOKENJUICE_CURSOR_SHELL",
-        shell_fallbacks: &["sh"],
+        answer: Answer::None,
         dialect: Dialect::Cursor,
         note: Some("Cursor applies a hook's rewrite (updated_input) only together with a permission decision, allow or deny (rtk-ai/rtk#3213), so rewriting would answer allow for the user and could spare a command Cursor's own approval prompt; no hook replaces a result and there is no shell prefix"),
         proven: None,
@@ -256,8 +229,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: false,
         tools: &["Bash"],
         answer: Answer::MarkStreaming,
-        shell_env: "TOKENJUICE_CLAUDE_CODE_SHELL",
-        shell_fallbacks: &["bash", "sh"],
         dialect: Dialect::Claude,
         note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's. The output streams into Claude's task file as it comes (a background command's too) and is replaced by the compacted text when the command ends; no hook runs"),
         proven: Some(("claude", &["2.1"])),
@@ -285,9 +256,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 30)),
         named: false,
         tools: &["Bash"],
-        answer: Answer::Codex,
-        shell_env: "TOKENJUICE_CODEX_SHELL",
-        shell_fallbacks: &["bash", "sh"],
+        answer: Answer::None,
         dialect: Dialect::Codex,
         note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held until the command ends or pauses for a second (then shown as it is, and what follows is held again); shells other than bash and tty sessions are left alone"),
         proven: Some(("codex", &["0.169"])),
@@ -322,8 +291,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: false,
         tools: &["bash"],
         answer: Answer::None,
-        shell_env: "",
-        shell_fallbacks: &[],
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
@@ -350,8 +317,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: true,
         tools: &["run_shell_command"],
         answer: Answer::GeminiTail,
-        shell_env: "TOKENJUICE_GEMINI_CLI_SHELL",
-        shell_fallbacks: &["bash", "sh"],
         dialect: Dialect::Gemini,
         note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it"),
         proven: Some(("gemini", &["0.61"])),
@@ -386,9 +351,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 10000)),
         named: true,
         tools: &["run_shell_command"],
-        answer: Answer::Qwen,
-        shell_env: "TOKENJUICE_QWEN_CODE_SHELL",
-        shell_fallbacks: &["bash", "sh"],
+        answer: Answer::None,
         dialect: Dialect::Claude,
         note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting; Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
         proven: None,
@@ -413,8 +376,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: false,
         tools: &["bash", "shell"],
         answer: Answer::CopilotResult,
-        shell_env: "",
-        shell_fallbacks: &[],
         dialect: Dialect::Claude,
         note: None,
         proven: Some(("copilot", &["1.0"])),
@@ -427,7 +388,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "vscode-copilot",
         display: "VS Code Copilot agent",
         aliases: &["vscode"],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::User(&homes::VSCODE_COPILOT),
         file: "hooks/tokenjuice-vscode.json",
         shape: Shape::Flat,
@@ -438,11 +399,9 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 10)),
         named: false,
         tools: &["runTerminalCommand", "run_in_terminal"],
-        answer: Answer::UpdatedInput,
-        shell_env: "TOKENJUICE_VSCODE_COPILOT_SHELL",
-        shell_fallbacks: &["bash", "sh"],
+        answer: Answer::None,
         dialect: Dialect::Claude,
-        note: Some("VS Code runs hooks only with chat.useHooks enabled and in a trusted workspace"),
+        note: Some("VS Code applies a PreToolUse hook's updatedInput before its terminal auto-approve rules judge the command, so they would judge the rewritten one: the user's allow entries stop matching and an entry that requires approval for `rm` no longer matches it (a broad allow entry then approves it); no hook replaces a result (PostToolUse only appends context) and there is no shell-prefix setting. VS Code's own chat.tools.compressOutput.enabled compresses terminal output for the model only"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
@@ -466,9 +425,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 10)),
         named: false,
         tools: &["Execute"],
-        answer: Answer::UpdatedInput,
-        shell_env: "TOKENJUICE_DROID_SHELL",
-        shell_fallbacks: &["bash", "sh"],
+        answer: Answer::None,
         dialect: Dialect::Claude,
         note: Some("Droid 0.225 offers no supported way to change only the output: a rewritten command is re-checked for risk (droid exec below --auto high refused every command), no hook can replace a result (PostToolUse only adds context and does not run for failing commands) and there is no shell-prefix setting; a BASH_ENV script scoped to Droid's command shell changed only the output in a probe but depends on an internal process name, and is not built"),
         proven: None,
@@ -481,7 +438,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "devin",
         display: "Devin (local)",
         aliases: &[],
-        mechanism: Mechanism::PreToolRewrite,
+        mechanism: Mechanism::Unsupported,
         anchor: Anchor::Project {
             env: &["DEVIN_PROJECT_DIR"],
             dir: ".devin",
@@ -495,11 +452,9 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         timeout: Some(("timeout", 10)),
         named: false,
         tools: &["exec"],
-        answer: Answer::UpdatedInput,
-        shell_env: "TOKENJUICE_DEVIN_SHELL",
-        shell_fallbacks: &["bash", "sh"],
+        answer: Answer::None,
         dialect: Dialect::Claude,
-        note: None,
+        note: Some("Devin documents its hooks as compatible with Claude Code's, where permission rules judge the input a PreToolUse hook returns, so a rewrite would change what the user's rules match; nothing public says otherwise, no documented hook replaces a result (PostToolUse is for logging and follow-up) and there is no shell-prefix setting"),
         proven: None,
         cut: HostCut::NONE,
         prints_exit: false,
@@ -527,8 +482,6 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         named: false,
         tools: &["bash"],
         answer: Answer::None,
-        shell_env: "TOKENJUICE_OPENCODE_SHELL",
-        shell_fallbacks: &["bash", "sh"],
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
@@ -650,7 +603,7 @@ pub fn retired_entry_host(sub: &str) -> Option<&'static HookSpec> {
 pub fn by_entry_subcommand(sub: &str) -> Option<&'static HookSpec> {
     HOOK_HOSTS
         .iter()
-        .find(|h| h.answer != Answer::None && h.entry_subcommand() == sub)
+        .find(|h| h.mechanism != Mechanism::Extension && h.entry_subcommand() == sub)
 }
 
 /// How a host puts its prefix in front of a line, and what its tool lines look like.

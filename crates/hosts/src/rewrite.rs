@@ -1,21 +1,8 @@
-//! The rewrite itself and the already-wrapped check.
+//! Whether a command already runs through `tokenjuice wrap` (the model may run one so, as
+//! the guidance files ask): such a result is left as it is.
 
 use tokenjuice_core::normalize::basename;
-use tokenjuice_core::shell::{self, quote, Command, Sep};
-
-use crate::launcher::prefix_for;
-
-/// `<launcher> wrap --source <host> -- <shell> -c '<original>'` (never a login shell: the
-/// host's PATH and environment stay as they are).
-pub fn wrap_command(launcher: &str, source: &str, shell_path: &str, original: &str) -> String {
-    format!(
-        "{} wrap --source {} -- {} -c {}",
-        prefix_for(launcher),
-        quote(source),
-        quote(shell_path),
-        quote(original)
-    )
-}
+use tokenjuice_core::shell::{self, Command, Sep};
 
 /// True when `command` already runs through `tokenjuice wrap` (bare, an absolute launcher,
 /// a package-manager shim, a Homebrew Cellar path, `.exe/.cmd/.bat`, `npx tokenjuice`, or
@@ -134,17 +121,5 @@ mod tests {
         ] {
             assert!(!is_already_wrapped(c), "{c}");
         }
-    }
-
-    #[test]
-    fn rewrite_quotes_everything() {
-        assert_eq!(
-            wrap_command("/usr/local/bin/tokenjuice", "codebuddy", "/bin/bash", "echo 'hi' && ls"),
-            "/usr/local/bin/tokenjuice wrap --source codebuddy -- /bin/bash -c 'echo '\\''hi'\\'' && ls'"
-        );
-        assert_eq!(
-            wrap_command("/a b/main.js", "cursor", "/bin/sh", "ls"),
-            "node '/a b/main.js' wrap --source cursor -- /bin/sh -c ls"
-        );
     }
 }

@@ -5,18 +5,12 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use tokenjuice_core::normalize::basename;
 use tokenjuice_core::shell;
-use tokenjuice_hooks::{
-    build_payload, run_handler, Decision as HookDecision, EngineOptions, EventKind, EventRequest,
-    Handler,
-};
+use tokenjuice_hooks::{run_handler, EngineOptions, EventKind, Handler};
 
-use super::{
-    install_fix, prefix, probe_dir_or_warn, run_rewritten, Diagnosis, Health, PROBE_COMMAND,
-    PROBE_TIMEOUT,
-};
+use super::{install_fix, prefix, probe_dir_or_warn, Diagnosis, Health, PROBE_TIMEOUT};
 use crate::edit;
 use crate::env::{is_executable, Env};
 use crate::files;
@@ -181,7 +175,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
     if !check_launchers(&mut d, spec, &command, env) {
         return d;
     }
-    host_specific(&mut d, spec, &path, entry);
+    host_specific(&mut d, spec);
     probe_hook(&mut d, spec, &command);
     if spec.answer == Answer::CopilotResult {
         probe_copilot_preview(&mut d, spec, &command);
@@ -330,22 +324,6 @@ fn check_launchers(d: &mut Diagnosis, spec: &HookSpec, command: &str, env: &Env)
         Some(a0) => programs.push(a0.clone()),
         None => {}
     }
-    if let Some(i) = argv.iter().position(|a| a == "--wrap-launcher") {
-        match argv.get(i + 1) {
-            Some(l) => programs.push(l.clone()),
-            None => d.problem(
-                Health::Broken,
-                "--wrap-launcher has no value",
-                install_fix(spec.id),
-            ),
-        }
-    } else if spec.mechanism == Mechanism::PreToolRewrite {
-        d.problem(
-            Health::Broken,
-            "the hook command has no --wrap-launcher, so it cannot rewrite anything",
-            install_fix(spec.id),
-        );
-    }
     programs.dedup();
     let mut all_ok = true;
     for p in programs {
@@ -377,10 +355,7 @@ fn check_launchers(d: &mut Diagnosis, spec: &HookSpec, command: &str, env: &Env)
     all_ok
 }
 
-fn host_specific(d: &mut Diagnosis, spec: &HookSpec, path: &Path, entry: &edit::Found) {
-    if spec.id == "codex" {
-        codex_checks(d, path, entry);
-    }
+fn host_specific(d: &mut Diagnosis, spec: &HookSpec) {
     if spec.answer == Answer::GeminiTail {
         let payload = json!({"cwd": std::env::current_dir().unwrap_or_default()});
         let files = crate::gemini_tail::settings_files(&payload, &Env::from_process());
@@ -393,82 +368,6 @@ fn host_specific(d: &mut Diagnosis, spec: &HookSpec, path: &Path, entry: &edit::
             None => d.fact("read_file is available and unasked in the settings read (system, user, this folder)"),
         }
     }
-}
-
-fn codex_checks(d: &mut Diagnosis, hooks_json: &Path, entry: &edit::Found) {
-    let config = hooks_json.with_file_name("config.toml");
-    let Ok(text) = std::fs::read_to_string(&config) else {
-        d.problem(Health::Warn, format!("Codex has no trust record for the hook ({} does not exist); Codex skips an untrusted hook", config.display()), "start codex, open /hooks and trust the tokenjuice PreToolUse hook");
-        return;
-    };
-    let table: toml::Table = match text.parse() {
-        Ok(t) => t,
-        Err(e) => {
-            d.problem(
-                Health::Broken,
-                format!(
-                    "{} is not valid TOML ({e}); Codex will not start",
-                    config.display()
-                ),
-                "repair config.toml",
-            );
-            return;
-        }
-    };
-    let features = table.get("features").and_then(toml::Value::as_table);
-    for key in ["hooks", "codex_hooks"] {
-        if features
-            .and_then(|f| f.get(key))
-            .and_then(toml::Value::as_bool)
-            == Some(false)
-        {
-            d.problem(
-                Health::Disabled,
-                format!(
-                    "[features] {key} = false in {}: Codex runs no hooks",
-                    config.display()
-                ),
-                format!("set `{key} = true` under [features] in config.toml (or remove the line)"),
-            );
-        }
-    }
-    let (g, h) = entry_indices(&entry.location);
-    let state = table
-        .get("hooks")
-        .and_then(toml::Value::as_table)
-        .and_then(|t| t.get("state"))
-        .and_then(toml::Value::as_table);
-    let suffix = format!(":pre_tool_use:{g}:{h}");
-    let trusted = state.is_some_and(|s| {
-        s.iter().any(|(k, v)| {
-            k.ends_with(&suffix)
-                && k.contains("hooks.json")
-                && v.get("trusted_hash")
-                    .and_then(toml::Value::as_str)
-                    .is_some()
-        })
-    });
-    if trusted {
-        d.fact("Codex holds a trust record for this entry (re-trust in /hooks after any reinstall that changed the command)");
-    } else {
-        d.problem(
-            Health::Warn,
-            "Codex has no trust record for this hook; Codex skips an untrusted hook",
-            "start codex, open /hooks and trust the tokenjuice PreToolUse hook",
-        );
-    }
-}
-
-fn entry_indices(location: &str) -> (usize, usize) {
-    let nums: Vec<usize> = location
-        .split('[')
-        .skip(1)
-        .filter_map(|s| s.split(']').next()?.parse().ok())
-        .collect();
-    (
-        nums.first().copied().unwrap_or(0),
-        nums.get(1).copied().unwrap_or(0),
-    )
 }
 
 fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
@@ -567,49 +466,14 @@ fn probe_hook(d: &mut Diagnosis, spec: &'static HookSpec, command: &str) {
         }
         return;
     }
-    if spec.answer == Answer::MarkStreaming {
-        if trace.effect.rewrite.is_none() && trace.effect.decision.is_none() {
-            d.fact("the hook, run on a sample foreground payload, changes nothing (no decision, no rewrite)");
-        } else {
-            d.problem(
-                Health::Broken,
-                format!("the hook answered more than nothing on a sample payload: {output}"),
-                install_fix(spec.id),
-            );
-        }
-        return;
-    }
-    // What the host would run: as the engine understood it where it knows the dialect.
-    let engine_rewrite = trace.effect.rewrite.as_ref().map(|r| r.input.clone());
-    let needs_allow = dialect.rewrite.requires_allow;
-    if needs_allow && engine_rewrite.is_some() && trace.effect.decision != Some(HookDecision::Allow)
-    {
-        d.problem(Health::Broken, "the host ignores the hook's rewrite: it applies one only with permissionDecision \"allow\"", install_fix(spec.id));
-        return;
-    }
-    let rewritten = rewritten_command(spec, &output, engine_rewrite.as_ref());
-    let Some(rewritten) = rewritten else {
-        d.problem(
-            Health::Broken,
-            format!("the hook did not rewrite a sample command; it answered {output}"),
-            format!(
-                "check that a shell is usable (SHELL, {}), then {}",
-                spec.shell_env,
-                install_fix(spec.id)
-            ),
-        );
-        return;
-    };
-    if !rewritten.contains(&format!(" wrap --source {} -- ", spec.id)) {
-        d.problem(
-            Health::Broken,
-            format!("the rewritten command does not run through tokenjuice wrap: {rewritten}"),
-            install_fix(spec.id),
-        );
-        return;
-    }
-    d.fact(format!("the hook, run through the hooks engine ({} dialect) on a sample {} payload, rewrote the command to: {rewritten}", dialect.id, spec.event));
-    run_rewritten(d, spec, &rewritten, dir.path());
+    d.problem(
+        Health::Broken,
+        format!(
+            "tokenjuice has no probe for a {} hook",
+            spec.mechanism.as_str()
+        ),
+        "report this as a tokenjuice bug",
+    );
 }
 
 /// Copilot CLI cuts a shell result over ~20 KB to a 500-character preview naming the file that
@@ -726,57 +590,8 @@ fn sample_payload(spec: &HookSpec, cwd: &Path) -> Result<(EventKind, Value), Str
             }),
         ));
     }
-    let mut input = Map::new();
-    input.insert("command".into(), PROBE_COMMAND.into());
-    input.insert("description".into(), "tokenjuice doctor probe".into());
-    if spec.answer == Answer::CodeBuddy {
-        input.insert("requires_approval".into(), false.into());
-    }
-    let mut fields = Map::new();
-    if spec.answer == Answer::Qwen {
-        fields.insert("permission_mode".into(), "yolo".into());
-    }
-    let req = EventRequest {
-        session_id: Some("tokenjuice-doctor".into()),
-        cwd: cwd.to_path_buf(),
-        tool_name: Some(spec.tools[0].to_string()),
-        tool_input: Some(Value::Object(input)),
-        fields,
-        ..Default::default()
-    };
-    let mut payload = build_payload(spec.dialect.dialect(), EventKind::PreToolUse, &req)
-        .map_err(|e| e.to_string())?;
-    if let Some(obj) = payload.as_object_mut() {
-        // Hosts without their own dialect send their own names.
-        obj.insert("hook_event_name".into(), spec.event.into());
-        obj.insert("tool_name".into(), spec.tools[0].into());
-    }
-    Ok((EventKind::PreToolUse, payload))
-}
-
-fn rewritten_command(
-    spec: &HookSpec,
-    output: &Value,
-    engine: Option<&Map<String, Value>>,
-) -> Option<String> {
-    if let Some(i) = engine {
-        if let Some(c) = i.get("command").and_then(Value::as_str) {
-            return Some(c.to_string());
-        }
-    }
-    let pointer = match spec.answer {
-        Answer::UpdatedInput | Answer::Codex | Answer::Qwen => {
-            "/hookSpecificOutput/updatedInput/command"
-        }
-        Answer::CodeBuddy => "/hookSpecificOutput/modifiedInput/command",
-        Answer::Cursor => "/updated_input/command",
-        Answer::Gemini => "/hookSpecificOutput/tool_input/command",
-        Answer::CopilotResult | Answer::None | Answer::MarkStreaming | Answer::GeminiTail => {
-            return None
-        }
-    };
-    output
-        .pointer(pointer)
-        .and_then(Value::as_str)
-        .map(str::to_string)
+    Err(format!(
+        "no sample payload for a {} hook",
+        spec.mechanism.as_str()
+    ))
 }

@@ -183,10 +183,6 @@ fn run_with_deadline(line: &str, cwd: &Path) -> std::io::Result<Option<std::proc
     }
 }
 
-/// The command doctor asks the hook to rewrite.
-pub const PROBE_MARKER: &str = "tokenjuice-doctor-probe";
-const PROBE_COMMAND: &str = "printf 'tokenjuice-doctor-probe\\n'; exit 3";
-
 /// A temporary folder for a probe, or a warning saying the probe could not run.
 fn probe_dir_or_warn(d: &mut Diagnosis) -> Option<tempfile::TempDir> {
     let dir = probe_dir();
@@ -205,42 +201,4 @@ fn probe_dir() -> Option<tempfile::TempDir> {
         .prefix("tokenjuice-doctor-")
         .tempdir()
         .ok()
-}
-
-fn run_rewritten(d: &mut Diagnosis, spec: &HookSpec, rewritten: &str, cwd: &Path) {
-    match run_with_deadline(rewritten, cwd) {
-        Ok(None) => d.problem(
-            Health::Broken,
-            format!(
-                "the rewritten command did not finish within {} s",
-                PROBE_TIMEOUT.as_secs()
-            ),
-            format!(
-                "check the login profile of the shell it names, then {}",
-                install_fix(spec.id)
-            ),
-        ),
-        Ok(Some(out)) => {
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            if out.status.code() == Some(3) && stdout.contains(PROBE_MARKER) {
-                d.fact("the rewritten command ran through tokenjuice wrap: output intact, exit code 3 kept");
-            } else {
-                d.problem(
-                    Health::Broken,
-                    format!(
-                        "the rewritten command did not behave: exit {:?}, output {:?}, stderr {:?}",
-                        out.status.code(),
-                        stdout.trim(),
-                        String::from_utf8_lossy(&out.stderr).trim()
-                    ),
-                    format!("check the shell it names, then {}", install_fix(spec.id)),
-                );
-            }
-        }
-        Err(e) => d.problem(
-            Health::Broken,
-            format!("could not run the rewritten command: {e}"),
-            install_fix(spec.id),
-        ),
-    }
 }
