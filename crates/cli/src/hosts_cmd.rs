@@ -175,6 +175,24 @@ pub fn entry(args: Vec<String>) -> i32 {
         return 0;
     }
     let mut input = String::new();
+    if spec.mechanism == Mechanism::SessionBashEnv {
+        // prints nothing: a SessionStart hook's output would reach the model
+        let _ = std::io::stdin()
+            .lock()
+            .take(MAX_PAYLOAD)
+            .read_to_string(&mut input);
+        let done = catch_unwind(AssertUnwindSafe(|| {
+            tokenjuice_hosts::droid_env::session_start(&input, &Env::from_process())
+        }));
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => eprintln!("tokenjuice: {why}"),
+            Err(_) => {
+                eprintln!("tokenjuice: the SessionStart hook failed; commands run as they are")
+            }
+        }
+        return 0;
+    }
     let answer = match std::io::stdin()
         .lock()
         .take(MAX_PAYLOAD)

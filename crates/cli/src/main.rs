@@ -1,8 +1,8 @@
 //! tokenjuice: the smallest output that still holds every fact an AI coding agent needs.
 
+mod bash_env_filter;
 mod capture;
 mod child;
-mod codex_filter;
 mod drive;
 mod hooks_cmd;
 mod hosts_cmd;
@@ -27,7 +27,7 @@ use tokenjuice_core::result::CompactResult;
     long_about = "tokenjuice runs a command (or reads its output) and prints a shorter, faithful version: \
 every error, failing test, diagnostic location and summary count stays; progress bars, passing tests and \
 repeated lines go. The exit code is always the command's.",
-    after_help = "Examples:\n  tokenjuice wrap -- cargo test\n  tokenjuice wrap --format json --trace -- \"$SHELL\" -lc \"git status --short\"\n  cargo build 2>&1 | tokenjuice reduce --source-command \"cargo build\" --exit-code 101\n\nCalled by agents (written by `tokenjuice install`, not typed by hand):\n  tokenjuice --shell-prefix=<claude-code|codebuddy> '<host shell line>'   the agent's shell prefix\n  tokenjuice --codex-filter=<nonce> '<command>'   a Codex command's output, from its BASH_ENV script"
+    after_help = "Examples:\n  tokenjuice wrap -- cargo test\n  tokenjuice wrap --format json --trace -- \"$SHELL\" -lc \"git status --short\"\n  cargo build 2>&1 | tokenjuice reduce --source-command \"cargo build\" --exit-code 101\n\nCalled by agents (written by `tokenjuice install`, not typed by hand):\n  tokenjuice --shell-prefix=<claude-code|codebuddy> '<host shell line>'   the agent's shell prefix\n  tokenjuice --codex-filter=<nonce> '<command>'   a Codex command's output, from its BASH_ENV script\n  tokenjuice --droid-filter=<nonce> '<command>'   a Droid command's output, from its BASH_ENV script"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -343,8 +343,8 @@ fn main() {
         log_timing();
         std::process::exit(code);
     }
-    if codex_filter::requested(&args).is_some() {
-        std::process::exit(codex_filter::run(&args));
+    if bash_env_filter::requested(&args).is_some() {
+        std::process::exit(bash_env_filter::run(&args));
     }
     let cmd = hot_path(&args).unwrap_or_else(|| Cli::parse().cmd);
     let code = match cmd {

@@ -20,13 +20,13 @@ const HOOK_HOSTS: &[&str] = &[
     "gemini-cli",
     "copilot-cli",
     "opencode",
+    "droid",
 ];
 
 /// The hosts it refuses (`install` fails), with their config file under HOME (Devin's: in
 /// the project).
 const UNSUPPORTED: &[(&str, &str)] = &[
     ("qwen-code", ".qwen/settings.json"),
-    ("droid", ".factory/settings.json"),
     ("cursor", ".cursor/hooks.json"),
     ("vscode-copilot", ".copilot/hooks/tokenjuice-vscode.json"),
     ("devin", ".devin/hooks.v1.json"),
@@ -179,6 +179,10 @@ fn installed_is_ok_and_proven_by_running_the_hook() {
                 &["a background command (its output going to a task file"],
             ],
             "gemini-cli" => &[&["read_file tail of the compacted result"]],
+            "droid" => &[
+                &["exported BASH_ENV into the env file and printed nothing"],
+                &["kept exit code 3"],
+            ],
             // extensions: the sample came back compacted
             "pi" | "opencode" => &[&["compacted", "exit code 3 kept"]],
             // and the large-output preview path: the saved full output is what is compacted

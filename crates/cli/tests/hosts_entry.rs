@@ -1,5 +1,5 @@
 //! The hook entrypoints on the real binary: the older entries of hosts tokenjuice refuses
-//! (Cursor, VS Code Copilot, Devin, Droid, Qwen Code), which answer "no change" and never
+//! (Cursor, VS Code Copilot, Devin, Qwen Code), which answer "no change" and never
 //! rewrite or decide anything; the shell-prefix hosts' hook (claude-code, codebuddy), which
 //! never changes the call and only marks background commands; payload spellings; retired
 //! entrypoints; fail-open; and Copilot CLI's and Gemini CLI's post-tool answers with the
@@ -71,7 +71,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
     ("cursor", "preToolUse", "Shell"),
     ("vscode-copilot", "PreToolUse", "run_in_terminal"),
     ("devin", "PreToolUse", "exec"),
-    ("droid", "PreToolUse", "Execute"),
     ("qwen-code", "PreToolUse", "run_shell_command"),
 ];
 
@@ -122,6 +121,8 @@ fn retired_entrypoints_of_older_installs_answer_no_change() {
         "pi-pre-tool-use",
         // Gemini's old BeforeTool rewrite; it is an AfterTool tail now
         "gemini-cli-pre-tool-use",
+        // Droid's old rewrite; BASH_ENV from a SessionStart hook now
+        "droid-pre-tool-use",
     ] {
         let o = w.run_stdin(
             &[sub, "--wrap-launcher", &launcher()],

@@ -3,7 +3,7 @@
 //! install over the user's own hooks (with a sibling in our matcher group), legacy
 //! migration, idempotent reinstall, uninstall, malformed files refused untouched, symlinks
 //! and file modes, each host's config-dir variables, and the hosts tokenjuice refuses to
-//! install into (qwen-code, droid, vscode-copilot, devin, cursor) while still removing an
+//! install into (qwen-code, vscode-copilot, devin, cursor) while still removing an
 //! older hook of theirs.
 
 mod hosts_support;
@@ -62,11 +62,6 @@ const CASES: &[Case] = &[
 /// without a variable the folder is `<HOME>/.qwen`).
 const UNSUPPORTED: &[(&str, Option<&str>, &str)] = &[
     ("qwen-code", None, "settings.json"),
-    (
-        "droid",
-        Some("FACTORY_HOME_OVERRIDE"),
-        ".factory/settings.json",
-    ),
     (
         "vscode-copilot",
         Some("HOME"),

@@ -396,17 +396,6 @@ fn install_keeps_the_users_prefix_running_doctor_proves_it_and_uninstall_gives_i
 }
 
 #[test]
-fn droid_is_refused_and_nothing_is_written() {
-    let w = World::new();
-    let out = w.run(&["install", "droid"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let err = stderr(&out);
-    assert!(err.contains("does not install into droid"), "{err}");
-    assert!(!w.home.join(".factory").exists(), "no file, no folder");
-    assert_eq!(files_under(&w.home), Vec::<PathBuf>::new());
-}
-
-#[test]
 fn the_hosts_own_output_limit_settings_move_the_cut() {
     // 400 distinct error lines: kept by the reduction, far over the limits set below
     let noisy = "python3 -c \"import random; random.seed(7); [print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40))) for _ in range(400)]\"";

@@ -40,6 +40,7 @@ pub fn is_ours(spec: &HookSpec, h: &Map<String, Value>) -> bool {
     let status = h.get("statusMessage").and_then(Value::as_str);
     cmd.contains(&format!("{}-pre-tool-use", spec.id))
         || cmd.contains(&format!("{}-post-tool-use", spec.id))
+        || cmd.contains(&spec.entry_subcommand())
         || status == Some(LEGACY_STATUS)
         || (status == spec.status_message && status.is_some() && cmd.contains("tokenjuice"))
 }

@@ -18,6 +18,7 @@
 pub mod claude_settings;
 pub mod codex_env;
 pub mod doctor;
+pub mod droid_env;
 pub mod edit;
 pub mod entry;
 pub mod env;
@@ -185,6 +186,10 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             files::render_json_like(&root, loaded.text.as_deref())
         }
     };
+    if spec.mechanism == Mechanism::SessionBashEnv {
+        // the script first: the hook never points at a missing one
+        lines.splice(0..0, droid_env::install_script(&launcher.path, env)?);
+    }
     let w = match spec.shape {
         Shape::OwnedFile { .. } => files::store_owned(&loaded, Some(&new_text))?,
         _ => files::store(&loaded, Some(&new_text))?,
@@ -260,6 +265,17 @@ pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
                 );
             }
             report.changed |= changed;
+            return Ok(report);
+        }
+        if spec.mechanism == Mechanism::SessionBashEnv {
+            let mut report = uninstall_entries(target, env)?;
+            if droid_env::uninstall_script(env)? {
+                report.lines.push(format!(
+                    "removed {}",
+                    droid_env::script_path(env)?.display()
+                ));
+                report.changed = true;
+            }
             return Ok(report);
         }
     }

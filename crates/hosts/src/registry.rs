@@ -18,6 +18,10 @@ pub enum Mechanism {
     /// Codex: `BASH_ENV` set for the agent's commands through its `shell_environment_policy`;
     /// bash runs the command unchanged and its output goes through `tokenjuice --codex-filter`.
     BashEnv,
+    /// Droid: a SessionStart hook exports `BASH_ENV` (through the env file the host gives
+    /// it); bash reads the script in the shell Droid runs each command under, and its output
+    /// goes through `tokenjuice --droid-filter` (`droid_env`).
+    SessionBashEnv,
     /// No mechanism changes only the output in this host's version: `install` refuses and
     /// says why (the row's `note`); `doctor` and `uninstall` still find an older entry.
     Unsupported,
@@ -36,6 +40,7 @@ impl Mechanism {
             Mechanism::ShellPrefix => "shell prefix",
             Mechanism::Unsupported => "not supported",
             Mechanism::BashEnv => "BASH_ENV",
+            Mechanism::SessionBashEnv => "BASH_ENV from a SessionStart hook",
         }
     }
 }
@@ -136,6 +141,7 @@ impl HookSpec {
     pub fn entry_subcommand(&self) -> String {
         match self.mechanism {
             Mechanism::PostToolReplace => format!("{}-post-tool-use", self.id),
+            Mechanism::SessionBashEnv => format!("{}-session-start", self.id),
             _ => format!("{}-pre-tool-use", self.id),
         }
     }
@@ -412,25 +418,34 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         id: "droid",
         display: "Factory Droid",
         aliases: &["factory"],
-        mechanism: Mechanism::Unsupported,
+        mechanism: Mechanism::SessionBashEnv,
         anchor: Anchor::User(&homes::DROID),
         file: "settings.json",
         shape: Shape::Groups {
             root: Some("hooks"),
         },
-        event: "PreToolUse",
-        matcher: Some("Execute"),
+        event: "SessionStart",
+        matcher: None,
         command_key: "command",
         status_message: None,
         timeout: Some(("timeout", 10)),
         named: false,
-        tools: &["Execute"],
+        tools: &[],
         answer: Answer::None,
         dialect: Dialect::Claude,
-        note: Some("Droid 0.225 offers no supported way to change only the output: a rewritten command is re-checked for risk (droid exec below --auto high refused every command), no hook can replace a result (PostToolUse only adds context and does not run for failing commands) and there is no shell-prefix setting; a BASH_ENV script scoped to Droid's command shell changed only the output in a probe but depends on an internal process name, and is not built"),
-        proven: None,
-        cut: HostCut::NONE,
-        prints_exit: false,
+        note: Some("Droid decides a command's risk and permission on the command as the model wrote it; a SessionStart hook points BASH_ENV at a script that, only in the shell Droid runs each command under, sends the output through tokenjuice. New sessions only; fireAndForget commands and bash older than 4.4 are left alone"),
+        proven: Some(("droid", &["0.225"])),
+        // Droid 0.225 shows an output of up to about 10,000 characters whole; a longer one is
+        // cut to its first and last 30 lines (about 6,000 characters of 100-character lines)
+        // and, past 16 KB, a path to the saved output. It prints `[Process exited with code N]`.
+        cut: HostCut {
+            cut_chars: 10_000,
+            over_cut_keeps: 6_000,
+            fail_cut_chars: 10_000,
+            fail_over_cut_keeps: 6_000,
+            max_lines: usize::MAX,
+        },
+        prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
     },

@@ -169,14 +169,20 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             );
         }
     }
-    if !matcher_selects_shell_tool(&mut d, spec, entry) {
+    if spec.mechanism != Mechanism::SessionBashEnv
+        && !matcher_selects_shell_tool(&mut d, spec, entry)
+    {
         return d;
     }
     if !check_launchers(&mut d, spec, &command, env) {
         return d;
     }
     host_specific(&mut d, spec);
-    probe_hook(&mut d, spec, &command);
+    if spec.mechanism == Mechanism::SessionBashEnv {
+        super::droid::check(&mut d, spec, &command, env);
+    } else {
+        probe_hook(&mut d, spec, &command);
+    }
     if spec.answer == Answer::CopilotResult {
         probe_copilot_preview(&mut d, spec, &command);
     }

@@ -4,6 +4,7 @@
 //! see it go through `wrap` and keep the exit code.
 
 mod codex;
+mod droid;
 mod extension;
 mod guidance_check;
 mod hook;

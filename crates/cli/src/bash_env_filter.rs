@@ -1,15 +1,18 @@
-//! `tokenjuice --codex-filter=<nonce> '<command>'`: the reading end of Codex's BASH_ENV hook.
+//! `tokenjuice --codex-filter=<nonce> '<command>'` / `--droid-filter=<nonce>`: the reading end
+//! of a host's BASH_ENV script.
 //!
 //! Codex runs every model command as `bash -c '<command>'` with the environment from
 //! `shell_environment_policy`; tokenjuice sets `BASH_ENV` there to a script of ours. Bash
 //! sources it before the command: the script runs the command unchanged in a subshell of
 //! that same bash (Codex's PATH, working directory, snapshot and sandbox), sends its output
 //! through this filter followed by an exit marker carrying a per-run nonce, and exits with
-//! the command's status. Permissions were decided by Codex on the command as the model wrote
-//! it, before bash started.
+//! the command's status. Droid runs each command under a supervisor shell; the script (set
+//! through a SessionStart hook) sends that shell's output here and writes the marker when it
+//! exits (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command
+//! as the model wrote it, before bash started.
 //!
 //! The filter holds the output until the marker, then prints the reduction (only when it is
-//! smaller, with no exit line: Codex prints `Process exited with code N`). While the command
+//! smaller and fits the host's cut, with no exit line: both hosts print the exit code). While the command
 //! runs, held output is shown as it is once the command has printed nothing for [`IDLE`]
 //! (a server that printed its address and waits, a build between two steps) or has been
 //! held for [`MAX_HOLD`]; what comes after is held again, and at the marker that last part
@@ -18,6 +21,12 @@
 //! the marker it returns at once, and a detached copy of itself keeps passing through
 //! whatever a background job the command left behind still writes, as Codex's pipe would
 //! have taken it.
+//!
+//! Droid hands its command shell one file, opened for appending, for stdout and stderr, and
+//! reads it while the command runs (its timeout kills the command's process group, this
+//! filter with it, and shows the file as it is) and when the command ends. There the filter
+//! writes the output into that file as it comes, as without tokenjuice, and at the marker
+//! replaces the file's content with the reduction when that is smaller.
 
 use std::io::{Read, Write};
 use std::os::fd::AsFd;
@@ -34,17 +43,23 @@ const MAX_HOLD: Duration = Duration::from_secs(30);
 /// More than this is not held in memory: it streams through.
 const MAX_HELD: usize = 64 << 20;
 
-/// The nonce of `--codex-filter=<nonce>` when argv starts with it.
-pub fn requested(args: &[std::ffi::OsString]) -> Option<String> {
+/// The host and the nonce of `--<host>-filter=<nonce>` when argv starts with it.
+pub fn requested(args: &[std::ffi::OsString]) -> Option<(&'static str, String)> {
     let first = args.get(1)?.to_str()?;
-    first.strip_prefix("--codex-filter=").map(str::to_string)
+    ["codex", "droid"].into_iter().find_map(|host| {
+        first
+            .strip_prefix("--")?
+            .strip_prefix(host)?
+            .strip_prefix("-filter=")
+            .map(|n| (host, n.to_string()))
+    })
 }
 
-/// Codex's cut: the host table's row.
-fn codex_cut() -> budget::HostCut {
-    tokenjuice_hosts::registry::by_id("codex")
-        .expect("codex is a host")
-        .cut
+/// The host's cut: its row of the host table.
+fn host_cut(host: &str) -> budget::HostCut {
+    tokenjuice_hosts::registry::by_id(host)
+        .map(|s| s.cut)
+        .unwrap_or(budget::HostCut::NONE)
 }
 
 fn marker_prefix(nonce: &str) -> Vec<u8> {
@@ -65,7 +80,12 @@ fn find_marker(buf: &[u8], prefix: &[u8]) -> Option<(usize, i32)> {
 }
 
 pub fn run(args: &[std::ffi::OsString]) -> i32 {
-    let nonce = requested(args).unwrap_or_default();
+    let Some((host, nonce)) = requested(args) else {
+        return 2;
+    };
+    let mirror = host == "droid" && stdout_appends_to_a_file();
+    // mirror: everything written to the host's file so far
+    let mut shown: Vec<u8> = Vec::new();
     let command = args
         .get(2)
         .map(|a| a.to_string_lossy().into_owned())
@@ -78,11 +98,16 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
     // when the first byte now held came, and when the last one did
     let (mut held_since, mut last_input) = (Instant::now(), Instant::now());
     loop {
-        if held.len() > MAX_HELD {
+        if held.len() > MAX_HELD || shown.len() > MAX_HELD {
             return stream_through(&held, &mut input, &prefix);
         }
         let now = Instant::now();
-        if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
+        if mirror && !held.is_empty() {
+            let n = showable(&held, &prefix);
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&held[..n]).and_then(|()| out.flush());
+            shown.extend(held.drain(..n));
+        } else if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
             show_held(&mut held, &prefix, &mut std::io::stdout().lock());
             // a kept-back tail waits as if it had just come
             (held_since, last_input) = (now, now);
@@ -123,27 +148,85 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
         }
         if let Some((at, code)) = find_marker(&held, &prefix) {
             held.truncate(at);
-            print_reduced(&command, &held, code);
+            if mirror {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&held).and_then(|()| out.flush());
+                shown.append(&mut held);
+                if let Some(text) = reduced(host, &command, &shown, code) {
+                    replace_file(&mut out, &text);
+                }
+            } else {
+                print_reduced(host, &command, &held, code);
+            }
             drain_detached(&mut input);
             return 0;
         }
     }
 }
 
+/// How much of the held output can be shown: all but a tail that may be the start of the
+/// marker.
+fn showable(held: &[u8], prefix: &[u8]) -> usize {
+    let tail_from = held.len().saturating_sub(prefix.len() + 16);
+    held[tail_from..]
+        .iter()
+        .position(|&b| b == 0x1e)
+        .map_or(held.len(), |i| tail_from + i)
+}
+
 /// Shows the held output as it is, but for a tail that may be the start of the marker
 /// (kept back, held on).
 fn show_held(held: &mut Vec<u8>, prefix: &[u8], out: &mut impl Write) {
-    let tail_from = held.len().saturating_sub(prefix.len() + 16);
-    let keep_from = held[tail_from..]
-        .iter()
-        .position(|&b| b == 0x1e)
-        .map_or(held.len(), |i| tail_from + i);
+    let keep_from = showable(held, prefix);
     let _ = out.write_all(&held[..keep_from]);
     let _ = out.flush();
     held.drain(..keep_from);
 }
 
-fn print_reduced(command: &str, raw: &[u8], code: i32) {
+/// Droid's command file: a regular file opened for appending, as stdout.
+fn stdout_appends_to_a_file() -> bool {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    use nix::sys::stat::{fstat, SFlag};
+    let regular = fstat(1)
+        .is_ok_and(|s| SFlag::from_bits_truncate(s.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG);
+    regular
+        && fcntl(1, FcntlArg::F_GETFL)
+            .is_ok_and(|f| OFlag::from_bits_truncate(f).contains(OFlag::O_APPEND))
+}
+
+/// Empties the host's file and writes `text` in its place.
+fn replace_file(out: &mut std::io::StdoutLock<'_>, text: &str) {
+    let fd = std::io::stdout();
+    if nix::unistd::ftruncate(fd.as_fd(), 0).is_err() {
+        return;
+    }
+    let _ = nix::unistd::lseek(1, 0, nix::unistd::Whence::SeekSet);
+    let _ = out.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+}
+
+fn print_reduced(host: &str, command: &str, raw: &[u8], code: i32) {
+    let mut out = std::io::stdout().lock();
+    match reduced(host, command, raw, code) {
+        Some(t) => {
+            let _ = out.write_all(t.as_bytes());
+            if !t.ends_with('\n') {
+                let _ = out.write_all(b"\n");
+            }
+        }
+        None => {
+            let _ = out.write_all(raw);
+        }
+    }
+    let _ = out.flush();
+}
+
+/// The reduction for the host, when it is smaller than the raw output (fitted to the
+/// host's cut); `None` keeps the raw output.
+fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
     let text = std::panic::catch_unwind(|| {
         let rules = crate::rules_env::load_for_run();
         let req = Request {
@@ -152,7 +235,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
             ..Request::default()
         };
         let fin = Finish {
-            source: Some("codex".into()),
+            source: Some(host.into()),
             host_prints_exit: true,
             ..Finish::default()
         };
@@ -163,7 +246,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
         if passed || text.chars().count() >= raw_chars {
             return None;
         }
-        let limit = codex_cut().budget(raw_chars, code != 0);
+        let limit = host_cut(host).budget(raw_chars, code != 0);
         if text.chars().count() > limit {
             text = budget::fit(
                 &text,
@@ -174,19 +257,7 @@ fn print_reduced(command: &str, raw: &[u8], code: i32) {
         }
         Some(text)
     });
-    let mut out = std::io::stdout().lock();
-    match text {
-        Ok(Some(t)) => {
-            let _ = out.write_all(t.as_bytes());
-            if !t.ends_with('\n') {
-                let _ = out.write_all(b"\n");
-            }
-        }
-        _ => {
-            let _ = out.write_all(raw);
-        }
-    }
-    let _ = out.flush();
+    text.ok().flatten()
 }
 
 /// Too much to hold: what is held, then everything as it comes, the marker left out.
