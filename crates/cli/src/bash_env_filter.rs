@@ -240,22 +240,18 @@ fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
             ..Finish::default()
         };
         let (_, result) = compact_text(&req, &rules.rules, raw, code, &fin);
-        let raw_chars = String::from_utf8_lossy(raw).chars().count();
-        let passed = result.compaction.passed_through();
-        let mut text = result.inline_text;
-        if passed || text.chars().count() >= raw_chars {
+        if result.compaction.passed_through() {
             return None;
         }
-        let limit = host_cut(host).budget(raw_chars, code != 0);
-        if text.chars().count() > limit {
-            text = budget::fit(
-                &text,
-                limit,
-                usize::MAX,
-                "rerun it through `tokenjuice wrap --raw --` for all",
-            );
-        }
-        Some(text)
+        budget::fit_to_host(
+            &result.inline_text,
+            &String::from_utf8_lossy(raw),
+            usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX),
+            result.stats.raw_tokens,
+            &host_cut(host),
+            code != 0,
+            "rerun it through `tokenjuice wrap --raw --` for all",
+        )
     });
     text.ok().flatten()
 }

@@ -197,42 +197,25 @@ fn fit_for_host(
     raw_head: &[u8],
 ) -> bool {
     use tokenjuice_core::tokens::estimate;
-    let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
-    let text_chars = result.inline_text.chars().count();
-    let passed_through = result.compaction.passed_through();
-    let failed = exit_code != 0;
-    let preview = h.cut.preview_chars(raw_chars, failed);
-    // what the model would read without us, in tokens
-    let host_tokens = match preview {
-        Some(keep) => {
-            let head = String::from_utf8_lossy(raw_head);
-            estimate(&head.chars().take(keep).collect::<String>())
-        }
-        None => result.stats.raw_tokens,
-    };
-    if passed_through
-        || (preview.is_none()
-            && (text_chars >= raw_chars || estimate(&result.inline_text) >= host_tokens))
-    {
+    if result.compaction.passed_through() {
         return true;
     }
-    let mut budget = h.cut.budget(raw_chars, failed);
+    let raw_chars = usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX);
     let how = store
         .recover_hint()
         .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- …` for all".into());
-    let original = std::mem::take(&mut result.inline_text);
-    let mut text = original.clone();
-    for _ in 0..8 {
-        text = tokenjuice_core::budget::fit(&original, budget, h.cut.max_lines, &how);
-        let tokens = estimate(&text);
-        if tokens < host_tokens.max(1) || budget < 64 {
-            break;
-        }
-        // dense text: shrink by the overshoot, with room
-        let shrink = (host_tokens as f64 / tokens as f64 * 0.9).clamp(0.1, 0.95);
-        budget = (budget as f64 * shrink) as usize;
-    }
-    if text != original {
+    let Some(text) = tokenjuice_core::budget::fit_to_host(
+        &result.inline_text,
+        &String::from_utf8_lossy(raw_head),
+        raw_chars,
+        result.stats.raw_tokens,
+        &h.cut,
+        exit_code != 0,
+        &how,
+    ) else {
+        return true;
+    };
+    if text != result.inline_text {
         result.stats.reduced_chars = text.chars().count() as u64;
         result.stats.reduced_tokens = estimate(&text);
         result.compaction.kinds.push(Kind::HostBudget.into());

@@ -355,3 +355,46 @@ fn any_other_bash_reading_the_script_is_left_alone() {
     assert_eq!(child.wait().unwrap().code(), Some(5));
     assert_eq!(text.lines().count(), 3000, "untouched");
 }
+
+#[test]
+fn a_subshell_the_supervisor_stops_at_once_never_adds_a_second_marker() {
+    // Droid's supervisor starts a watcher in the background and stops it when the command
+    // ends; with a quick command that subshell once ran the exit trap too, and its marker
+    // reached the file (about 1 run in 70)
+    let (w, script) = installed();
+    let env = script.display().to_string();
+    let supervisor = "watch() { while :; do sleep 1; done; }; watch & p=$!; \"$2\" -c \"$3\"; s=$?; kill $p 2>/dev/null; wait $p 2>/dev/null; exit $s";
+    for i in 0..150 {
+        let out_file = w.tmp.path().join(format!("quick-{i}.log"));
+        let f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&out_file)
+            .unwrap();
+        let status = Command::new("bash")
+            .env_clear()
+            .args([
+                "-c",
+                supervisor,
+                SUPERVISOR,
+                "1",
+                "/bin/bash",
+                &format!("true {i}"),
+            ])
+            .env("PATH", system_path())
+            .env("BASH_ENV", &env)
+            .env("TOKENJUICE_STATS", "0")
+            .env("TOKENJUICE_HOME", w.tmp.path().join("tj"))
+            .stdout(f.try_clone().unwrap())
+            .stderr(f)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let text = std::fs::read(&out_file).unwrap();
+        assert!(
+            text.is_empty(),
+            "run {i}: {:?}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+}

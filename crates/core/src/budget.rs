@@ -17,8 +17,11 @@ pub struct HostCut {
     /// The same two numbers for failing commands, when the host treats them apart.
     pub fail_cut_chars: usize,
     pub fail_over_cut_keeps: usize,
-    /// A line budget (Droid keeps 30 head + 30 tail lines); `usize::MAX` when none.
+    /// A line budget (Gemini's `read_file` reads 2,000 lines); `usize::MAX` when none.
     pub max_lines: usize,
+    /// Over the cut the host shows this many lines from each end (Droid: 30), then at most
+    /// `over_cut_keeps` characters of them; 0: the first `over_cut_keeps` characters.
+    pub over_cut_lines: usize,
 }
 
 impl HostCut {
@@ -29,6 +32,7 @@ impl HostCut {
         fail_cut_chars: usize::MAX,
         fail_over_cut_keeps: usize::MAX,
         max_lines: usize::MAX,
+        over_cut_lines: 0,
     };
 
     /// How many characters of an output of `raw_chars` the host shows when it cuts it (its
@@ -40,6 +44,23 @@ impl HostCut {
             (self.cut_chars, self.over_cut_keeps)
         };
         (raw_chars > cut).then_some(keeps)
+    }
+
+    /// What the model reads of an output of `raw_chars` characters when the host cuts it
+    /// (its preview, taken from `raw`: the output, or as much of its start as was kept);
+    /// `None` when the host shows it whole.
+    pub fn preview(&self, raw: &str, raw_chars: usize, failed: bool) -> Option<String> {
+        let keep = self.preview_chars(raw_chars, failed)?;
+        let n = self.over_cut_lines;
+        let lines: Vec<&str> = raw.lines().collect();
+        let shown = if n > 0 && lines.len() > 2 * n {
+            let mut v = lines[..n].to_vec();
+            v.extend_from_slice(&lines[lines.len() - n..]);
+            v.join("\n")
+        } else {
+            raw.to_string()
+        };
+        Some(shown.chars().take(keep).collect())
     }
 
     /// How many characters our text for this output may have: never more than the raw
@@ -57,6 +78,45 @@ impl HostCut {
             raw_chars.min(cut.saturating_sub(1))
         }
     }
+}
+
+/// A reduction made to fit what the host shows, or `None` when the raw output should be
+/// given instead (the reduction is no smaller than what the model would read without us).
+/// The text stays under the host's cut and its line budget, and never holds more tokens than
+/// the host's own result: the whole output (`raw_tokens`), or its preview when the host would
+/// have cut it (`raw` is the output, or as much of its start as was kept); dense text is cut
+/// further. `how` says how to see everything.
+pub fn fit_to_host(
+    text: &str,
+    raw: &str,
+    raw_chars: usize,
+    raw_tokens: u64,
+    cut: &HostCut,
+    failed: bool,
+    how: &str,
+) -> Option<String> {
+    use crate::tokens::estimate;
+    let preview = cut.preview(raw, raw_chars, failed);
+    let host_tokens = preview.as_deref().map_or(raw_tokens, estimate);
+    if preview.is_none() && (text.chars().count() >= raw_chars || estimate(text) >= host_tokens) {
+        return None;
+    }
+    let mut budget = cut.budget(raw_chars, failed);
+    if let Some(p) = &preview {
+        budget = budget.min(p.chars().count());
+    }
+    let mut out = text.to_string();
+    for _ in 0..8 {
+        out = fit(text, budget, cut.max_lines, how);
+        let tokens = estimate(&out);
+        if tokens < host_tokens.max(1) || budget < 64 {
+            break;
+        }
+        // dense text: shrink by the overshoot, with room
+        let shrink = (host_tokens as f64 / tokens as f64 * 0.9).clamp(0.1, 0.95);
+        budget = (budget as f64 * shrink) as usize;
+    }
+    Some(out)
 }
 
 /// `text` cut to at most `max_chars` characters and `max_lines` lines, keeping whole lines
@@ -165,10 +225,74 @@ mod tests {
             fail_cut_chars: 30_000,
             fail_over_cut_keeps: 2_000,
             max_lines: usize::MAX,
+            over_cut_lines: 0,
         };
         assert_eq!(c.budget(500, false), 500);
         assert_eq!(c.budget(30_000, false), 29_999);
         assert_eq!(c.budget(90_000, false), 2_000);
         assert_eq!(HostCut::NONE.budget(7, true), 7);
+    }
+
+    /// Droid's shape: whole up to 10,000 characters, else 30 lines from each end.
+    const LINES: HostCut = HostCut {
+        cut_chars: 10_000,
+        over_cut_keeps: 12_000,
+        fail_cut_chars: 10_000,
+        fail_over_cut_keeps: 12_000,
+        max_lines: usize::MAX,
+        over_cut_lines: 30,
+    };
+
+    #[test]
+    fn a_line_preview_is_the_first_and_last_lines() {
+        let raw = numbered(5000);
+        let p = LINES.preview(&raw, raw.chars().count(), false).unwrap();
+        assert_eq!(p.lines().count(), 60);
+        assert!(p.starts_with("line 1\n") && p.ends_with("line 5000"));
+        assert!(p.contains("line 30\nline 4971\n"));
+        let small = numbered(100);
+        assert_eq!(LINES.preview(&small, small.chars().count(), false), None);
+    }
+
+    #[test]
+    fn over_a_line_preview_the_text_never_reads_more_tokens_than_it() {
+        use crate::tokens::estimate;
+        // 300 distinct long lines: the reduction (here: all of them) is far over the 60 the
+        // host would have shown
+        let raw: String = (0..300)
+            .map(|i| format!("commit {i:040x} change {i}: adjust the pricing rules\n"))
+            .collect();
+        let preview = LINES.preview(&raw, raw.chars().count(), false).unwrap();
+        let out = fit_to_host(
+            &raw,
+            &raw,
+            raw.chars().count(),
+            estimate(&raw),
+            &LINES,
+            false,
+            "x",
+        )
+        .unwrap();
+        assert!(
+            estimate(&out) < estimate(&preview),
+            "{} vs {}",
+            estimate(&out),
+            estimate(&preview)
+        );
+        assert!(out.contains("[tokenjuice:"), "{out}");
+        // under the cut a reduction that is no smaller is not used
+        let small = numbered(20);
+        assert_eq!(
+            fit_to_host(
+                &small,
+                &small,
+                small.chars().count(),
+                estimate(&small),
+                &LINES,
+                false,
+                "x"
+            ),
+            None
+        );
     }
 }

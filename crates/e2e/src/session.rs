@@ -16,11 +16,12 @@ use crate::wire::{self, ToolResult, Turn, Wire};
 pub const CALL_PREFIX: &str = "tjcall_";
 
 /// The results of the calls our model made (an agent may add calls of its own, as Copilot CLI
-/// reads a finished background command's output by itself); Gemini's carry no call id.
+/// reads a finished background command's output by itself); Gemini's carry no call id, and
+/// Droid sends ours back wrapped (`call_tjcall_0_0`).
 fn our_results(wire: Wire, body: &Value) -> Vec<wire::ToolResult> {
     wire::tool_results(wire, body)
         .into_iter()
-        .filter(|r| wire == Wire::Gemini || r.call_id.starts_with(CALL_PREFIX))
+        .filter(|r| wire == Wire::Gemini || r.call_id.contains(CALL_PREFIX))
         .collect()
 }
 

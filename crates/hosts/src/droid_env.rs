@@ -62,10 +62,12 @@ if [ \"$0\" = {SUPERVISOR} ] && [ -n \"${{3-}}\" ] && [ ! -t 1 ] && [ -z \"${{__
   if [ -n \"${{{USER_BASH_ENV}+x}}\" ]; then export BASH_ENV=\"${USER_BASH_ENV}\"; else unset BASH_ENV; fi
   unset {USER_BASH_ENV}
   if [ -n \"${{BASH_ENV-}}\" ] && [ -r \"$BASH_ENV\" ]; then . \"$BASH_ENV\"; fi
-  __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
+  __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\" __tj_self=$BASHPID
   exec > >(exec {launcher} --droid-filter=\"$__tj_n\" \"$3\") 2>&1
   __tj_p=$!
-  trap '__tj_s=$?; printf \"\\036TJEXIT:%s:%d\\036\" \"$__tj_n\" \"$__tj_s\"; exec >&- 2>&-; wait \"$__tj_p\" 2>/dev/null; exit \"$__tj_s\"' EXIT
+  # only in this shell: a subshell stopped right after it started (the supervisor's watcher,
+  # when the command is quick) was seen to run it too
+  trap '__tj_s=$?; if [ \"$BASHPID\" = \"$__tj_self\" ]; then printf \"\\036TJEXIT:%s:%d\\036\" \"$__tj_n\" \"$__tj_s\"; exec >&- 2>&-; wait \"$__tj_p\" 2>/dev/null; exit \"$__tj_s\"; fi' EXIT
 elif [ -n \"${{{USER_BASH_ENV}-}}\" ] && [ -r \"${USER_BASH_ENV}\" ]; then
   . \"${USER_BASH_ENV}\"
 fi

@@ -155,6 +155,7 @@ const PREVIEW_AT_30K: HostCut = HostCut {
     fail_cut_chars: 30_000,
     fail_over_cut_keeps: 2_000,
     max_lines: usize::MAX,
+    over_cut_lines: 0,
 };
 
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
@@ -274,6 +275,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             fail_cut_chars: 30_000,
             fail_over_cut_keeps: 30_000,
             max_lines: usize::MAX,
+            over_cut_lines: 0,
         },
         prints_exit: true,
         hook_entry: true,
@@ -335,6 +337,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             fail_cut_chars: 40_000,
             fail_over_cut_keeps: 40_000,
             max_lines: 2_000,
+            over_cut_lines: 0,
         },
         prints_exit: true,
         hook_entry: true,
@@ -435,15 +438,17 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("Droid decides a command's risk and permission on the command as the model wrote it; a SessionStart hook points BASH_ENV at a script that, only in the shell Droid runs each command under, sends the output through tokenjuice. New sessions only; fireAndForget commands and bash older than 4.4 are left alone"),
         proven: Some(("droid", &["0.225"])),
-        // Droid 0.225 shows an output of up to about 10,000 characters whole; a longer one is
-        // cut to its first and last 30 lines (about 6,000 characters of 100-character lines)
-        // and, past 16 KB, a path to the saved output. It prints `[Process exited with code N]`.
+        // Droid 0.225 shows an output of up to about 10,000 characters whole (measured: 10 KB
+        // whole, 12.5 KB cut); a longer one is cut to its first and last 30 lines, at most
+        // about 12,000 characters of them (and past 16 KB a path to the saved output). It
+        // prints `[Process exited with code N]`.
         cut: HostCut {
             cut_chars: 10_000,
-            over_cut_keeps: 6_000,
+            over_cut_keeps: 12_000,
             fail_cut_chars: 10_000,
-            fail_over_cut_keeps: 6_000,
+            fail_over_cut_keeps: 12_000,
             max_lines: usize::MAX,
+            over_cut_lines: 30,
         },
         prints_exit: true,
         hook_entry: true,
