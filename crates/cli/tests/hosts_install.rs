@@ -572,6 +572,17 @@ fn config_dir_variables_are_honoured() {
             &[("XDG_CONFIG_HOME", "xdg")],
             "xdg/opencode/plugins/tokenjuice.js",
         ),
+        // Droid's variable replaces the home directory; the script sits beside the settings
+        (
+            "droid",
+            &[("FACTORY_HOME_OVERRIDE", "fac")],
+            "fac/.factory/settings.json",
+        ),
+        (
+            "droid",
+            &[("FACTORY_HOME_OVERRIDE", "fac")],
+            "fac/.factory/tokenjuice/bash_env.sh",
+        ),
     ];
     for (id, vars, rel) in cases {
         let mut w = World::new();
