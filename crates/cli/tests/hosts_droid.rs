@@ -46,32 +46,27 @@ fn rand_suffix() -> u128 {
         .as_nanos()
 }
 
-/// As [`as_droid`], into `out_file`; with `kill_after`, the process group is killed with
-/// SIGKILL at that time (Droid's timeout). Returns the exit code (-9 when killed) and how
-/// long the supervisor took.
-fn spawn_as_droid(
+/// The stand-in for Droid's supervisor shell: runs the command with `"$2" -c "$3"`.
+const RUN_COMMAND: &str = "\"$2\" -c \"$3\"";
+
+/// `bash -c <supervisor> factory-execute-supervisor 1 /bin/bash <command>` as Droid starts a
+/// command: a clean environment (HOME, PATH, the world's variables, then `vars`), stdout and
+/// stderr one file opened for appending (`out_file`), its own process group.
+fn droid_shell(
     w: &World,
     vars: &[(&str, &str)],
+    supervisor: &str,
     command: &str,
     out_file: &Path,
-    kill_after: Option<Duration>,
-) -> (i32, Duration) {
+) -> Command {
     let f = OpenOptions::new()
         .create(true)
         .append(true)
-        .read(true)
         .open(out_file)
         .unwrap();
     let mut c = Command::new("bash");
     c.env_clear()
-        .args([
-            "-c",
-            "\"$2\" -c \"$3\"",
-            SUPERVISOR,
-            "1",
-            "/bin/bash",
-            command,
-        ])
+        .args(["-c", supervisor, SUPERVISOR, "1", "/bin/bash", command])
         .env("HOME", &w.home)
         .env("PATH", system_path())
         .current_dir(&w.project)
@@ -86,8 +81,23 @@ fn spawn_as_droid(
     }
     use std::os::unix::process::CommandExt;
     c.process_group(0);
+    c
+}
+
+/// As [`as_droid`], into `out_file`; with `kill_after`, the process group is killed with
+/// SIGKILL at that time (Droid's timeout). Returns the exit code (-9 when killed) and how
+/// long the supervisor took.
+fn spawn_as_droid(
+    w: &World,
+    vars: &[(&str, &str)],
+    command: &str,
+    out_file: &Path,
+    kill_after: Option<Duration>,
+) -> (i32, Duration) {
     let started = Instant::now();
-    let mut child = c.spawn().unwrap();
+    let mut child = droid_shell(w, vars, RUN_COMMAND, command, out_file)
+        .spawn()
+        .unwrap();
     if let Some(after) = kill_after {
         std::thread::sleep(after);
         let _ = nix::sys::signal::killpg(
@@ -266,32 +276,15 @@ fn the_output_streams_into_the_file_so_a_killed_command_leaves_it_as_without_tok
     );
     // while a command runs, its output is already in the file
     let out_file = w.tmp.path().join("running.log");
-    let mut child = {
-        let f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&out_file)
-            .unwrap();
-        Command::new("bash")
-            .env_clear()
-            .args([
-                "-c",
-                "\"$2\" -c \"$3\"",
-                SUPERVISOR,
-                "1",
-                "/bin/bash",
-                "echo 'listening on :8080'; sleep 2; seq 1 2000",
-            ])
-            .env("HOME", &w.home)
-            .env("PATH", system_path())
-            .env("BASH_ENV", &env)
-            .env("TOKENJUICE_STATS", "0")
-            .env("TOKENJUICE_HOME", w.tmp.path().join("tj"))
-            .stdout(f.try_clone().unwrap())
-            .stderr(f)
-            .spawn()
-            .unwrap()
-    };
+    let mut child = droid_shell(
+        &w,
+        &[("BASH_ENV", &env)],
+        RUN_COMMAND,
+        "echo 'listening on :8080'; sleep 2; seq 1 2000",
+        &out_file,
+    )
+    .spawn()
+    .unwrap();
     std::thread::sleep(Duration::from_millis(1000));
     assert_eq!(
         std::fs::read_to_string(&out_file).unwrap(),
@@ -366,29 +359,15 @@ fn a_subshell_the_supervisor_stops_at_once_never_adds_a_second_marker() {
     let supervisor = "watch() { while :; do sleep 1; done; }; watch & p=$!; \"$2\" -c \"$3\"; s=$?; kill $p 2>/dev/null; wait $p 2>/dev/null; exit $s";
     for i in 0..150 {
         let out_file = w.tmp.path().join(format!("quick-{i}.log"));
-        let f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&out_file)
-            .unwrap();
-        let status = Command::new("bash")
-            .env_clear()
-            .args([
-                "-c",
-                supervisor,
-                SUPERVISOR,
-                "1",
-                "/bin/bash",
-                &format!("true {i}"),
-            ])
-            .env("PATH", system_path())
-            .env("BASH_ENV", &env)
-            .env("TOKENJUICE_STATS", "0")
-            .env("TOKENJUICE_HOME", w.tmp.path().join("tj"))
-            .stdout(f.try_clone().unwrap())
-            .stderr(f)
-            .status()
-            .unwrap();
+        let status = droid_shell(
+            &w,
+            &[("BASH_ENV", &env)],
+            supervisor,
+            &format!("true {i}"),
+            &out_file,
+        )
+        .status()
+        .unwrap();
         assert!(status.success());
         let text = std::fs::read(&out_file).unwrap();
         assert!(

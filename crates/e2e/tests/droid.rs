@@ -158,17 +158,7 @@ fn refusal_session(
     support::agent_tools(work);
     setup(&p);
     if with_tj {
-        let out = std::process::Command::new(support::tokenjuice())
-            .args(["install", "droid", "--local"])
-            .env("HOME", &p.home)
-            .current_dir(&p.project)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        drive::install_host("droid", &p.home, &p.project, None);
     }
     let o = support::run(&spec(agent, &p, calls), work);
     json!({

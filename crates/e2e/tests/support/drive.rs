@@ -80,8 +80,13 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
 
 /// `tokenjuice install <host> --local` with `home` as HOME (and the host's variable, if any).
 fn install(case: &Case, home: &Path, project: &Path, var: Option<(&str, &Path)>) {
+    install_host(case.host, home, project, var)
+}
+
+/// [`install`] for a host by name, for a test that runs its own sessions.
+pub fn install_host(host: &str, home: &Path, project: &Path, var: Option<(&str, &Path)>) {
     let mut cmd = Command::new(super::tokenjuice());
-    cmd.args(["install", case.host, "--local"])
+    cmd.args(["install", host, "--local"])
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
         .current_dir(project);
@@ -91,8 +96,7 @@ fn install(case: &Case, home: &Path, project: &Path, var: Option<(&str, &Path)>)
     let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
-        "tokenjuice install {} ({var:?}): {}{}",
-        case.host,
+        "tokenjuice install {host} ({var:?}): {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );

@@ -3,9 +3,6 @@
 //! compacts a noisy failing command and keeps its exit code. The probe runs with history off
 //! and a private TOKENJUICE_HOME.
 
-use std::process::Command;
-use std::time::Duration;
-
 use super::{install_fix, probe_dir_or_warn, Diagnosis, Health};
 use crate::codex_env;
 use crate::edit;
@@ -90,30 +87,12 @@ fn probe(d: &mut Diagnosis, script: &std::path::Path, id: &str) {
     let Some(dir) = probe_dir_or_warn(d) else {
         return;
     };
-    let noisy = "for i in $(seq 1 300); do echo \"downloading chunk $i of 300\"; done; echo 'error: tokenjuice-doctor-probe'; exit 3";
-    let mut cmd = Command::new("bash");
-    cmd.arg("-c")
-        .arg(noisy)
-        .current_dir(dir.path())
-        .env("BASH_ENV", script)
-        .env("TOKENJUICE_HOME", dir.path().join("store"))
-        .env("TOKENJUICE_STATS", "0");
-    let Some(out) = super::prefix::run(&mut cmd, Duration::from_secs(20)) else {
-        d.problem(
-            Health::Broken,
-            "bash with tokenjuice's BASH_ENV did not finish a sample command within 20 s",
-            install_fix(id),
-        );
-        return;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let raw = 300 * "downloading chunk 100 of 300\n".len();
-    if out.status.code() == Some(3)
-        && text.contains("error: tokenjuice-doctor-probe")
-        && text.len() < raw / 2
-    {
-        d.fact(format!("bash with tokenjuice's BASH_ENV compacted a noisy failing command ({raw} → {} bytes) and kept exit code 3", text.len()));
-    } else {
-        d.problem(Health::Broken, format!("bash with tokenjuice's BASH_ENV did not compact a sample: exit {:?}, {} bytes: {:?}", out.status.code(), text.len(), text.chars().take(200).collect::<String>()), install_fix(id));
-    }
+    super::bash_env_probe(
+        d,
+        id,
+        script,
+        dir.path(),
+        &["-c", "{}"],
+        "bash with tokenjuice's BASH_ENV",
+    );
 }

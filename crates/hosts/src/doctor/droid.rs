@@ -137,46 +137,21 @@ fn bash_version(d: &mut Diagnosis) {
 }
 
 fn supervisor_probe(d: &mut Diagnosis, id: &str, script: &Path, dir: &Path) {
-    let noisy = "for i in $(seq 1 300); do echo \"downloading chunk $i of 300\"; done; echo 'error: tokenjuice-doctor-probe'; exit 3";
     // a stand-in for Droid's supervisor: `$0` and the arguments as Droid passes them
-    let mut cmd = Command::new("bash");
-    cmd.args([
+    let args = [
         "-c",
         "\"$2\" -c \"$3\"",
         droid_env::SUPERVISOR,
         "1",
         "bash",
-        noisy,
-    ])
-    .current_dir(dir)
-    .env("BASH_ENV", script)
-    .env("TOKENJUICE_HOME", dir.join("store"))
-    .env("TOKENJUICE_STATS", "0");
-    let Some(out) = super::prefix::run(&mut cmd, Duration::from_secs(20)) else {
-        d.problem(
-            Health::Broken,
-            "a command started as Droid starts one did not finish within 20 s",
-            install_fix(id),
-        );
-        return;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let raw = 300 * "downloading chunk 100 of 300\n".len();
-    if out.status.code() == Some(3)
-        && text.contains("error: tokenjuice-doctor-probe")
-        && text.len() < raw / 2
-    {
-        d.fact(format!("a noisy failing command, started as Droid starts one, was compacted ({raw} → {} bytes) and kept exit code 3", text.len()));
-    } else {
-        d.problem(
-            Health::Broken,
-            format!(
-                "a command started as Droid starts one was not compacted: exit {:?}, {} bytes: {:?}",
-                out.status.code(),
-                text.len(),
-                text.chars().take(200).collect::<String>()
-            ),
-            install_fix(id),
-        );
-    }
+        "{}",
+    ];
+    super::bash_env_probe(
+        d,
+        id,
+        script,
+        dir,
+        &args,
+        "a command started as Droid starts one",
+    );
 }

@@ -203,3 +203,58 @@ fn probe_dir() -> Option<tempfile::TempDir> {
         .tempdir()
         .ok()
 }
+
+/// The noisy failing command a BASH_ENV probe runs.
+const NOISY_PROBE: &str = "for i in $(seq 1 300); do echo \"downloading chunk $i of 300\"; done; echo 'error: tokenjuice-doctor-probe'; exit 3";
+
+/// Runs `bash <args>` with `BASH_ENV=<script>`, history off and a private store, in `dir`;
+/// `args` holds `{}` where the noisy failing probe command goes. Ok (a fact) when the output
+/// came back compacted with its error line and exit code 3; `what` names the run.
+fn bash_env_probe(
+    d: &mut Diagnosis,
+    id: &str,
+    script: &Path,
+    dir: &Path,
+    args: &[&str],
+    what: &str,
+) {
+    let mut cmd = Command::new("bash");
+    cmd.args(
+        args.iter()
+            .map(|a| if *a == "{}" { NOISY_PROBE } else { a }),
+    )
+    .current_dir(dir)
+    .env("BASH_ENV", script)
+    .env("TOKENJUICE_HOME", dir.join("store"))
+    .env("TOKENJUICE_STATS", "0");
+    let Some(out) = prefix::run(&mut cmd, std::time::Duration::from_secs(20)) else {
+        d.problem(
+            Health::Broken,
+            format!("{what} did not finish a sample command within 20 s"),
+            install_fix(id),
+        );
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let raw = 300 * "downloading chunk 100 of 300\n".len();
+    if out.status.code() == Some(3)
+        && text.contains("error: tokenjuice-doctor-probe")
+        && text.len() < raw / 2
+    {
+        d.fact(format!(
+            "{what} compacted a noisy failing command ({raw} → {} bytes) and kept exit code 3",
+            text.len()
+        ));
+    } else {
+        d.problem(
+            Health::Broken,
+            format!(
+                "{what} did not compact a sample: exit {:?}, {} bytes: {:?}",
+                out.status.code(),
+                text.len(),
+                text.chars().take(200).collect::<String>()
+            ),
+            install_fix(id),
+        );
+    }
+}
