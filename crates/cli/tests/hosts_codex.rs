@@ -177,3 +177,29 @@ fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
     );
     assert_eq!(w.read(&dir.join("config.toml")), bad);
 }
+
+#[test]
+fn with_tokenjuice_gone_the_script_leaves_every_command_alone() {
+    // the binary was removed or moved without `tokenjuice uninstall codex`: no pipe to a
+    // program that is not there (the command would die writing into it)
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    let script = dir.join("tokenjuice/bash_env.sh");
+    let text = w.read(&script);
+    std::fs::write(&script, text.replace(&launcher(), "/gone/bin/tokenjuice")).unwrap();
+    let (out, code) = bash_with(
+        &w,
+        &script.display().to_string(),
+        "seq 1 3000; echo 'error: disk full'; exit 3",
+    );
+    assert_eq!(code, 3);
+    assert_eq!(
+        out.lines().count(),
+        3001,
+        "untouched: {}",
+        &out[out.len() - 40..]
+    );
+}

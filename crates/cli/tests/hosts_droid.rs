@@ -377,3 +377,21 @@ fn a_subshell_the_supervisor_stops_at_once_never_adds_a_second_marker() {
         );
     }
 }
+
+#[test]
+fn with_tokenjuice_gone_a_command_keeps_its_output_exit_code_and_environment() {
+    // the binary was removed or moved without `tokenjuice uninstall droid`
+    let (w, script) = installed();
+    let text = w.read(&script);
+    std::fs::write(&script, text.replace(&launcher(), "/gone/bin/tokenjuice")).unwrap();
+    let env = script.display().to_string();
+    let (text, code) = as_droid(&w, &[("BASH_ENV", &env)], NOISY);
+    assert_eq!(code, 7);
+    assert_eq!(text.lines().count(), 301, "untouched: {text}");
+    let (text, _) = as_droid(
+        &w,
+        &[("BASH_ENV", &env)],
+        "echo \"[${BASH_ENV-unset}] [${TOKENJUICE_DROID_BASH_ENV-unset}]\"",
+    );
+    assert_eq!(text, "[unset] [unset]\n");
+}

@@ -61,7 +61,7 @@ pub fn script(launcher: &str, previous: Option<&str>) -> String {
   ''|__CODEX_SNAPSHOT_*) ;;
   *)
     {keep}
-    if [ ! -t 1 ]; then
+    if [ ! -t 1 ] && [ -x {launcher} ]; then
       __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
       {{ \"${{BASH:-/bin/bash}}\" -c \"$BASH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit \"$__tj_rc\"; }} 2>&1 \\
         | {launcher} --codex-filter=\"$__tj_n\" \"$BASH_EXECUTION_STRING\"

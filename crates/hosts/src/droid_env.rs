@@ -56,18 +56,21 @@ pub fn script(launcher: &str) -> String {
 # {SUPERVISOR}, the command is $3): the BASH_ENV the session had is put back, the
 # shell's output goes through tokenjuice, and when the shell exits an exit marker follows and
 # the shell waits for tokenjuice to finish. The command runs as Droid wrote it.
-if [ \"$0\" = {SUPERVISOR} ] && [ -n \"${{3-}}\" ] && [ ! -t 1 ] && [ -z \"${{__tj_droid-}}\" ] \\
-  && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+if [ \"$0\" = {SUPERVISOR} ] && [ -n \"${{3-}}\" ] && [ -z \"${{__tj_droid-}}\" ]; then
   __tj_droid=1
   if [ -n \"${{{USER_BASH_ENV}+x}}\" ]; then export BASH_ENV=\"${USER_BASH_ENV}\"; else unset BASH_ENV; fi
   unset {USER_BASH_ENV}
   if [ -n \"${{BASH_ENV-}}\" ] && [ -r \"$BASH_ENV\" ]; then . \"$BASH_ENV\"; fi
-  __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\" __tj_self=$BASHPID
-  exec > >(exec {launcher} --droid-filter=\"$__tj_n\" \"$3\") 2>&1
-  __tj_p=$!
-  # only in this shell: a subshell stopped right after it started (the supervisor's watcher,
-  # when the command is quick) was seen to run it too
-  trap '__tj_s=$?; if [ \"$BASHPID\" = \"$__tj_self\" ]; then printf \"\\036TJEXIT:%s:%d\\036\" \"$__tj_n\" \"$__tj_s\"; exec >&- 2>&-; wait \"$__tj_p\" 2>/dev/null; exit \"$__tj_s\"; fi' EXIT
+  # not to a terminal; tokenjuice still there; bash 4.4 or later (it waits for tokenjuice)
+  if [ ! -t 1 ] && [ -x {launcher} ] \\
+    && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+    __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\" __tj_self=$BASHPID
+    exec > >(exec {launcher} --droid-filter=\"$__tj_n\" \"$3\") 2>&1
+    __tj_p=$!
+    # only in this shell: a subshell stopped right after it started (the supervisor's
+    # watcher, when the command is quick) was seen to run it too
+    trap '__tj_s=$?; if [ \"$BASHPID\" = \"$__tj_self\" ]; then printf \"\\036TJEXIT:%s:%d\\036\" \"$__tj_n\" \"$__tj_s\"; exec >&- 2>&-; wait \"$__tj_p\" 2>/dev/null; exit \"$__tj_s\"; fi' EXIT
+  fi
 elif [ -n \"${{{USER_BASH_ENV}-}}\" ] && [ -r \"${USER_BASH_ENV}\" ]; then
   . \"${USER_BASH_ENV}\"
 fi
