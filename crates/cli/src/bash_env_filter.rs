@@ -227,6 +227,10 @@ fn print_reduced(host: &str, command: &str, raw: &[u8], code: i32) {
 /// The reduction for the host, when it is smaller than the raw output (fitted to the
 /// host's cut); `None` keeps the raw output.
 fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
+    if raw.is_empty() {
+        // nothing printed, nothing to reduce (no rules loaded)
+        return None;
+    }
     let text = std::panic::catch_unwind(|| {
         let rules = crate::rules_env::load_for_run();
         let req = Request {
