@@ -5,9 +5,12 @@
 //! directories first appear: `src/api/ (5): cart.ts orders.ts …` (a directory with one
 //! entry keeps its full path). In `ls -l` style lines the type, size, date and name stay;
 //! the link count goes, and owner, group and permissions that are the same for every
-//! entry (of a type) are said once in a note. Tool messages (`find: …: Permission denied`,
-//! `tar: …: Cannot stat`, summaries) are kept as they are. Progress and `total N` lines
-//! go (counted). A very large listing is cut with an explicit count per directory.
+//! entry (of a type) are said once in a note, and so is a modification time most entries
+//! share, or else a day most of them share (those entries show the time alone). Tool
+//! messages (`find: …: Permission denied`, `tar: …: Cannot stat`, summaries) are kept as
+//! they are. Progress lines go (counted); one `total N` of `ls -l` joins the header
+//! (`33 items, 552 total blocks`), several (`ls -lR`) go, counted. A very large listing is
+//! cut with an explicit count per directory.
 
 use std::collections::HashMap;
 
@@ -82,6 +85,8 @@ pub struct Listing {
     /// Entries that fit in no group (too many directories).
     ungrouped: u64,
     noise: u64,
+    /// The blocks of `ls -l`'s `total N` lines (a fact of the header when there is one).
+    totals: Vec<u64>,
     cur_dir: String,
     prev_blank: bool,
     last_was_message: bool,
@@ -164,6 +169,7 @@ impl Listing {
             stored: 0,
             ungrouped: 0,
             noise: 0,
+            totals: Vec::new(),
             cur_dir: String::new(),
             prev_blank: true,
             last_was_message: false,
@@ -278,7 +284,10 @@ impl Listing {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == ',')
         {
-            self.noise += 1;
+            match t[6..].trim().parse::<u64>() {
+                Ok(n) => self.totals.push(n),
+                Err(_) => self.noise += 1,
+            }
             return;
         }
         if self.is_message(t) {
@@ -471,6 +480,7 @@ impl Listing {
         let mut common_owner: Option<String> = None;
         let mut common_modes: Vec<(char, String)> = Vec::new();
         let mut common_date: Option<String> = None;
+        let mut common_day: Option<String> = None;
         if longs.len() >= 2 {
             // the owner most entries share is said once; the others show theirs
             let mut owners: Vec<(&str, usize)> = Vec::new();
@@ -517,6 +527,24 @@ impl Listing {
                     common_date = Some((*d).to_string());
                 }
             }
+            // else a day most entries share, at different times (`Nov 26 11:00`, `Nov 26
+            // 14:38`: ls shows a time for this half-year): those show the time alone
+            if common_date.is_none() {
+                let mut days: Vec<(&str, usize)> = Vec::new();
+                for l in &longs {
+                    if let Some((day, _)) = day_and_time(&l.date) {
+                        match days.iter_mut().find(|(d, _)| *d == day) {
+                            Some(d) => d.1 += 1,
+                            None => days.push((day, 1)),
+                        }
+                    }
+                }
+                if let Some((d, n)) = days.iter().max_by_key(|(_, n)| *n) {
+                    if *n >= 3 && *n * 10 >= longs.len() * 6 {
+                        common_day = Some((*d).to_string());
+                    }
+                }
+            }
             let mut note = Vec::new();
             if let Some(o) = &common_owner {
                 match o.split_once(' ') {
@@ -535,6 +563,10 @@ impl Listing {
             if let Some(d) = &common_date {
                 note.push(format!("modified {d}"));
             }
+            let day = common_day
+                .as_ref()
+                .map(|d| format!("; a time alone is on {d}"))
+                .unwrap_or_default();
             if !note.is_empty() {
                 // ls -l has link counts; tar -tv and unzip -l have none
                 let links = if matches!(self.mode, Mode::Ls | Mode::Paths) {
@@ -542,7 +574,9 @@ impl Listing {
                 } else {
                     ""
                 };
-                out.push(format!("[{} unless shown{links}]", note.join("; ")));
+                out.push(format!("[{} unless shown{day}{links}]", note.join("; ")));
+            } else if !day.is_empty() {
+                out.push(format!("[{}]", &day[2..]));
             }
         }
 
@@ -610,8 +644,12 @@ impl Listing {
                         if ty != 'd' {
                             parts.push(l.size.clone());
                         }
-                        if common_date.as_ref() != Some(&l.date) {
-                            parts.push(l.date.clone());
+                        match day_and_time(&l.date) {
+                            _ if common_date.as_ref() == Some(&l.date) => {}
+                            Some((day, time)) if common_day.as_deref() == Some(day) => {
+                                parts.push(time.to_string())
+                            }
+                            _ => parts.push(l.date.clone()),
                         }
                     }
                     if let Some(n) = &it.note {
@@ -1030,6 +1068,15 @@ fn is_rsync_progress(t: &str) -> bool {
         && b[..b.len() - 1].chars().all(|c| c.is_ascii_digit())
 }
 
+/// `Nov 26 11:00` → (`Nov 26`, `11:00`): ls's date of the last half-year, with a time.
+fn day_and_time(date: &str) -> Option<(&str, &str)> {
+    let (day, time) = date.rsplit_once(' ')?;
+    let (h, m) = time.split_once(':')?;
+    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(h) && digits(m) && day.split(' ').filter(|w| !w.is_empty()).count() == 2)
+        .then_some((day, time))
+}
+
 fn is_date(s: &str) -> bool {
     let b = s.as_bytes();
     (b.len() == 10 && b[4] == b'-' && b[7] == b'-')
@@ -1146,9 +1193,16 @@ impl Structured for Listing {
         }
         let entries = self.entries;
         let fact = self.fact;
-        let noise = self.noise;
+        let mut noise = self.noise;
+        let mut facts = vec![(fact.to_string(), entries)];
+        // `ls -l`'s `total N` (blocks): one of them is a fact of the header; several (one
+        // per folder of `ls -lR`) are dropped as noise, counted
+        match self.totals.as_slice() {
+            [] => {}
+            [n] => facts.push(("total block".to_string(), *n)),
+            many => noise += many.len() as u64,
+        }
         let (lines, omitted) = self.render();
-        let facts = vec![(fact.to_string(), entries)];
         Some(StructuredOutput {
             name: "listing",
             lines,
@@ -1211,8 +1265,37 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         assert!(t.contains("-rwxr-xr-x 60 deploy.sh"), "{t}");
         assert!(t.contains("main.ts -> src/index.ts"), "{t}");
         assert!(!t.contains("total 16"), "{t}");
-        assert_eq!(out.filtered, 1);
+        // the one `total` is a fact of the header, not hidden noise
+        assert_eq!(out.filtered, 0);
         assert_eq!(out.facts[0], ("item".to_string(), 6));
+        assert_eq!(out.facts[1], ("total block".to_string(), 16));
+    }
+
+    #[test]
+    fn a_day_most_entries_share_leaves_their_times_alone() {
+        let text = "total 24
+drwxr-xr-x 2 dev staff 4096 Nov 26 14:38 .
+-rw-r--r-- 1 dev staff  120 Nov 26 11:00 a.rs
+-rw-r--r-- 1 dev staff   88 Nov 26 06:19 b.rs
+-rw-r--r-- 1 dev staff   60 Nov 25 23:59 c.rs
+-rw-r--r-- 1 dev staff   61 Mar  3  2024 d.rs
+-rw-r--r-- 1 dev staff   62 Nov 26 09:30 e.rs
+";
+        let out = run("ls -la", text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("; a time alone is on Nov 26; link counts dropped]"),
+            "{t}"
+        );
+        assert!(t.contains("\n120 11:00 a.rs\n88 06:19 b.rs\n60 Nov 25 23:59 c.rs\n61 Mar 3 2024 d.rs\n62 09:30 e.rs"), "{t}");
+        // ls -lR: one total per folder, dropped as noise and counted
+        let many = run(
+            "ls -lR",
+            &format!("{text}\n./sub:\ntotal 8\n-rw-r--r-- 1 dev staff 5 Nov 26 09:31 f.rs\n"),
+        )
+        .unwrap();
+        assert_eq!(many.filtered, 2);
+        assert_eq!(many.facts.len(), 1);
     }
 
     #[test]
