@@ -4,7 +4,9 @@
 //! and the indented names under it), the counts line, download and disk sizes,
 //! `E:`/`W:` messages, dpkg errors, config-file notes and every error/warning line.
 //! `Setting up pkg:arch (version) ...` lines fold into one `Set up (N): pkg version, …`
-//! line (likewise `Removing`, and the simulated `Inst`/`Remv` lines of `-s`). A list of
+//! line (likewise `Removing`, and the simulated `Inst`/`Remv` lines of `-s`); names that
+//! share a version (a source package's binaries) are listed together, the version said once
+//! after them, when that saves more than its note costs. A list of
 //! eight or more names that all appear in such a line is not written twice: its header
 //! gives the count and points there.
 //! Download (`Get:`), unpack, database progress, trigger lines and the chatter of
@@ -36,13 +38,49 @@ impl Folded {
     }
 
     fn line(&self, label: &str) -> String {
-        let mut s = format!("{label} ({}): {}", self.count, self.items.join(", "));
+        let mut s = match by_version(&self.items) {
+            Some(groups) => format!(
+                "{label} ({}; names sharing a version are listed together, the version after them): {}",
+                self.count,
+                groups.join(", ")
+            ),
+            None => format!("{label} ({}): {}", self.count, self.items.join(", ")),
+        };
         let more = self.count - self.items.len() as u64;
         if more > 0 {
             s.push_str(&format!(", … (+{more} more)"));
         }
         s
     }
+}
+
+/// `name version` items grouped by version, in the order each version first comes, each
+/// group's names in their own order: `libpam0g libpam-modules 1.5.2-6+deb12u2` (a source
+/// package's binaries share its version). `None` when an item is not `name version` (an
+/// upgrade `old -> new`, a name alone) or when grouping would save less than the note that
+/// explains it costs.
+fn by_version(items: &[String]) -> Option<Vec<String>> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for it in items {
+        let (name, ver) = it.split_once(' ')?;
+        if ver.contains(' ') {
+            return None;
+        }
+        match groups.iter_mut().find(|(v, _)| *v == ver) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((ver, vec![name])),
+        }
+    }
+    // each folded version saves about four tokens; the note costs about fifteen
+    if items.len() < groups.len() + 5 {
+        return None;
+    }
+    Some(
+        groups
+            .into_iter()
+            .map(|(v, names)| format!("{} {v}", names.join(" ")))
+            .collect(),
+    )
 }
 
 #[derive(Default)]
@@ -390,16 +428,45 @@ E: Sub-process /usr/bin/dpkg returned an error code (1)
             out.lines[0],
             "The following packages will be upgraded: 8 (each in Set up below, with its version)"
         );
-        assert!(
-            out.lines[2].starts_with("Set up (8): a1 2.0-1, b2 2.0-1"),
-            "{:?}",
-            out.lines
+        // the eight share a version: said once, after them
+        assert_eq!(
+            out.lines[2],
+            "Set up (8; names sharing a version are listed together, the version after them): a1 b2 c3 d4 e5 f6 g7 h8 2.0-1",
         );
         // one name that was not set up (a held package, a failed one): the list stays
         let text = text.replace("Setting up h8:amd64 (2.0-1) ...\n", "");
         let out = run(&text).unwrap();
         assert_eq!(out.lines[0], "The following packages will be upgraded:");
         assert_eq!(out.lines[2], "  f6 g7 h8");
+    }
+
+    #[test]
+    fn set_up_names_are_grouped_by_version_only_when_that_pays() {
+        let mut text = String::new();
+        for (n, v) in [
+            ("libpam0g", "1.5.2-6+deb12u2"),
+            ("bash", "5.2.15-2+b13"),
+            ("libpam-modules", "1.5.2-6+deb12u2"),
+            ("libpam-runtime", "1.5.2-6+deb12u2"),
+            ("libssl3", "3.0.22-1~deb12u2"),
+            ("libpam-modules-bin", "1.5.2-6+deb12u2"),
+            ("openssl", "3.0.22-1~deb12u2"),
+            ("libssl-dev", "3.0.22-1~deb12u2"),
+            ("libpam-cap", "1.5.2-6+deb12u2"),
+        ] {
+            text.push_str(&format!("Setting up {n}:amd64 ({v}) ...\n"));
+        }
+        let out = run(&text).unwrap();
+        assert_eq!(
+            out.lines,
+            ["Set up (9; names sharing a version are listed together, the version after them): libpam0g libpam-modules libpam-runtime libpam-modules-bin libpam-cap 1.5.2-6+deb12u2, bash 5.2.15-2+b13, libssl3 openssl libssl-dev 3.0.22-1~deb12u2"]
+        );
+        // all versions distinct: as they came
+        let out = run(
+            "Setting up a:amd64 (1) ...\nSetting up b:amd64 (2) ...\nSetting up c:amd64 (3) ...\n",
+        )
+        .unwrap();
+        assert_eq!(out.lines, ["Set up (3): a 1, b 2, c 3"]);
     }
 
     #[test]
