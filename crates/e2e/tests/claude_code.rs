@@ -12,7 +12,7 @@ use support::{Agent, Spec, Wire};
 fn setup(p: &Paths) {
     let settings = json!({
         "permissions": {
-            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)",
+            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 -c:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)", "Bash(export:*)"],
             "deny": ["Bash(rm:*)"],
@@ -67,6 +67,9 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     }
 }
 
+/// 400 distinct error lines (19,200 characters), then exit 1.
+const FAILING_19K: &str = "python3 -c \"import random,sys\nrandom.seed(7)\nfor _ in range(400): print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40)))\nsys.exit(1)\"";
+
 /// The file Claude writes a background command's output to, as its result names it.
 fn background_output(text: &str) -> Option<String> {
     let start = text.find("Output is being written to: ")? + "Output is being written to: ".len();
@@ -89,7 +92,22 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"run_in_background": true}),
         judge: Judge::SameShape(&["Command running in background with ID:", "tasks/"]),
     });
+    // a failing command's output over 10,000 characters: Claude cuts it in the middle; ours
+    // stays under that cut (so Claude never cuts it blindly) and keeps both ends
+    scs.push(Scenario {
+        name: "failing output over the 10k cut",
+        command: FAILING_19K.into(),
+        extra: json!({}),
+        judge: Judge::Compacts(&[
+            "error: kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp",
+            "error: hopgbcaacioajpfcopfejkmheklabopeabjimjpc",
+        ]),
+    });
     scs.extend(scenarios::latency());
+    let failing_19k = scs
+        .iter()
+        .position(|s| s.name == "failing output over the 10k cut")
+        .unwrap();
     let bg = scs
         .iter()
         .position(|s| s.name == "background command")
@@ -114,6 +132,18 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     );
     // the host prints the exit code; tokenjuice adds no second one
     drive::assert_one_exit_line(&case, &with, "Exit code 1");
+    let (cut, ours) = (
+        &without.outcome.results[failing_19k].text,
+        &with.outcome.results[failing_19k].text,
+    );
+    assert!(
+        cut.contains("characters truncated] ..."),
+        "Claude cuts it: {cut}"
+    );
+    assert!(
+        !ours.contains("characters truncated] ...") && ours.chars().count() <= 10_000,
+        "cut by Claude with tokenjuice: {ours}"
+    );
     // CLAUDE_CONFIG_DIR is the configuration directory itself
     drive::config_var_session(&case, &agent, "CLAUDE_CONFIG_DIR", "cfg/.claude", "cfg");
     // bashOutputMaxChars moves Claude's cut: tokenjuice's text stays under it (no preview)

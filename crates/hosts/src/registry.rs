@@ -158,6 +158,14 @@ const PREVIEW_AT_30K: HostCut = HostCut {
     over_cut_lines: 0,
 };
 
+/// Claude Code: [`PREVIEW_AT_30K`] for successes, a failing command's output cut in the
+/// middle to 10,000 characters.
+const CLAUDE_CUT: HostCut = HostCut {
+    fail_cut_chars: 10_000,
+    fail_over_cut_keeps: 10_000,
+    ..PREVIEW_AT_30K
+};
+
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
 
 /// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
@@ -240,8 +248,10 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("the command runs in Claude Code's own shell line through CLAUDE_CODE_SHELL_PREFIX (settings env): permission rules, cd, PATH and the shell snapshot are Claude's. The output streams into Claude's task file as it comes (a background command's too) and is replaced by the compacted text when the command ends; no hook runs"),
         proven: Some(("claude", &["2.1"])),
         // Claude Code 2.1: a Bash result over 30,000 characters (bashOutputMaxChars) becomes a
-        // 2 KB preview and a file path; failures are cut too (measured by the e2e suite).
-        cut: PREVIEW_AT_30K,
+        // 2 KB preview and a file path; a failing command's over 10,000 characters is cut in
+        // the middle to 10,000 (`... [N characters truncated] ...`; measured in 2.1.330: 8,611
+        // characters kept whole, 17,200 and 30,000 cut to 10,039 with the exit line).
+        cut: CLAUDE_CUT,
         prints_exit: true,
         hook_entry: false,
         guidance: "agents-md",
