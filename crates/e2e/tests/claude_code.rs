@@ -67,9 +67,6 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     }
 }
 
-/// 400 distinct error lines (19,200 characters), then exit 1.
-const FAILING_19K: &str = "python3 -c \"import random,sys\nrandom.seed(7)\nfor _ in range(400): print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40)))\nsys.exit(1)\"";
-
 /// The file Claude writes a background command's output to, as its result names it.
 fn background_output(text: &str) -> Option<String> {
     let start = text.find("Output is being written to: ")? + "Output is being written to: ".len();
@@ -94,15 +91,7 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     });
     // a failing command's output over 10,000 characters: Claude cuts it in the middle; ours
     // stays under that cut (so Claude never cuts it blindly) and keeps both ends
-    scs.push(Scenario {
-        name: "failing output over the 10k cut",
-        command: FAILING_19K.into(),
-        extra: json!({}),
-        judge: Judge::Compacts(&[
-            "error: kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp",
-            "error: hopgbcaacioajpfcopfejkmheklabopeabjimjpc",
-        ]),
-    });
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let failing_19k = scs
         .iter()

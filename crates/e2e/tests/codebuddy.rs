@@ -95,8 +95,11 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     );
     // shell semantics with every command allowed (-y): the default mode above refuses the
     // compound ones before they run
+    let mut yolo = scenarios::semantics();
+    // CodeBuddy keeps a failing command's output whole up to its 30,000-character cut
+    yolo.push(scenarios::failing_over_10k());
     let semantics = Case {
-        scenarios: scenarios::semantics(),
+        scenarios: yolo,
         spec: spec_yolo,
         report: false,
         ..case

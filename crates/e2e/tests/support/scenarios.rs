@@ -72,6 +72,19 @@ pub fn compaction() -> Vec<Scenario> {
     ]
 }
 
+/// A failing command with 400 distinct error lines (19,200 characters): over Claude Code's
+/// 10,000-character cut of failures, under the 30,000 of successes.
+pub fn failing_over_10k() -> Scenario {
+    s(
+        "failing output over the 10k cut",
+        "python3 -c \"import random,sys\nrandom.seed(7)\nfor _ in range(400): print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40)))\nsys.exit(1)\"",
+        Judge::Compacts(&[
+            "error: kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp",
+            "error: hopgbcaacioajpfcopfejkmheklabopeabjimjpc",
+        ]),
+    )
+}
+
 /// Shell semantics: quoting, heredocs, exit codes, cd, the agent's PATH.
 pub fn semantics() -> Vec<Scenario> {
     vec![
