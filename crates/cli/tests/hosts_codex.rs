@@ -12,6 +12,17 @@ use hosts_support::*;
 
 const CONFIG: &str = "# mine\nmodel = \"gpt-5.5\"   # keep this comment\n\n[shell_environment_policy]\ninherit = \"all\"\n\n[profiles.x]\nmodel = \"o3\"\n";
 
+/// A world with `CONFIG` and `install codex --local` done; the script's path.
+fn installed() -> (World, std::path::PathBuf) {
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    let script = dir.join("tokenjuice/bash_env.sh");
+    (w, script)
+}
+
 fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
     let out = Command::new("bash")
         .arg("-c")
@@ -119,12 +130,7 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
 #[test]
 fn output_before_a_pause_is_shown_while_the_command_runs_and_the_rest_is_compacted() {
     use std::io::Read;
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
-    assert!(w.run(&["install", "codex", "--local"]).status.success());
-    let script = dir.join("tokenjuice/bash_env.sh");
+    let (w, script) = installed();
     // a server's first line, a pause well past the filter's idle second, then a noisy end
     let mut child = Command::new("bash")
         .arg("-c")
@@ -182,12 +188,7 @@ fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
 fn with_tokenjuice_gone_the_script_leaves_every_command_alone() {
     // the binary was removed or moved without `tokenjuice uninstall codex`: no pipe to a
     // program that is not there (the command would die writing into it)
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
-    assert!(w.run(&["install", "codex", "--local"]).status.success());
-    let script = dir.join("tokenjuice/bash_env.sh");
+    let (w, script) = installed();
     let text = w.read(&script);
     std::fs::write(&script, text.replace(&launcher(), "/gone/bin/tokenjuice")).unwrap();
     let (out, code) = bash_with(
