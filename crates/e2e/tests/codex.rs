@@ -111,6 +111,8 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"yield_time_ms": 300}),
         judge: Judge::SameShape(&["Process running with session ID"]),
     });
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "codex",

@@ -82,6 +82,8 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
         extra: serde_json::json!({"mode": "async"}),
         judge: scenarios::Judge::Same,
     });
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "copilot-cli",

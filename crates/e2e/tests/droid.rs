@@ -128,6 +128,8 @@ fn droid_model_reads_compacted_output_and_nothing_else_changes() {
             "Partial output before timeout:\nstarted\ntick 0\ntick 1\ntick 2\n",
         ]),
     });
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "droid",

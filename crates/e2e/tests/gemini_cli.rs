@@ -85,6 +85,8 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
         judge: Judge::SameShape(&["Command moved to background (PID: "]),
     });
     // Gemini ends a session it thinks is looping after a run of similar calls: at most 10
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency().into_iter().take(10));
     let case = Case {
         host: "gemini-cli",

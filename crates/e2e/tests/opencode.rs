@@ -93,6 +93,8 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
         extra: serde_json::json!({"workdir": "sub"}),
         judge: scenarios::Judge::Same,
     });
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "opencode",

@@ -56,6 +56,8 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let mut scs = scenarios::compaction();
     scs.extend(scenarios::semantics());
+    // a failing command's output over 10,000 characters (Claude Code cuts those)
+    scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "pi",
