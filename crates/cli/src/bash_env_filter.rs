@@ -236,6 +236,7 @@ fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
         let req = Request {
             tool_name: "exec",
             command: Some(command),
+            host_shows_whole: tokenjuice_hosts::registry::by_id(host).and_then(|h| h.shows_whole()),
             ..Request::default()
         };
         let fin = Finish {

@@ -69,6 +69,7 @@ pub fn reduce(o: ReduceOpts) -> i32 {
             classifier: o.classifier.as_deref(),
             raw: o.raw,
             no_omit: o.no_omit,
+            ..Request::default()
         };
         plan(&req, &rules.rules)
     });
@@ -183,6 +184,12 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
         classifier: options.classifier.as_deref(),
         raw: options.raw,
         no_omit: options.no_omit || rules_env::no_omission_env(),
+        // the host the output goes back to (`--source pi`) shows it whole up to its cut
+        host_shows_whole: so
+            .source
+            .as_deref()
+            .and_then(tokenjuice_hosts::registry::by_id)
+            .and_then(|h| h.shows_whole()),
     };
     let fin = Finish {
         trace: options.trace,

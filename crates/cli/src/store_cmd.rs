@@ -827,6 +827,7 @@ fn discover_one(a: DiscoverArgs) -> Result<i32> {
         classifier: None,
         raw: false,
         no_omit: false,
+        ..Request::default()
     };
     let p = plan(&req, &rules.rules);
     let mut session = p.session();

@@ -78,6 +78,7 @@ pub fn run(opts: WrapOpts) -> i32 {
             classifier: opts.classifier.as_deref(),
             raw: opts.raw,
             no_omit: opts.no_omit,
+            host_shows_whole: opts.host.as_ref().and_then(|h| h.cut.shows_whole()),
         };
         plan(&req, &rules.rules)
     });

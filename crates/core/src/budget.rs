@@ -46,6 +46,16 @@ impl HostCut {
         (raw_chars > cut).then_some(keeps)
     }
 
+    /// The sizes (in characters, used as bytes: the lower bound) up to which the host shows
+    /// an output whole, for a success and for a failure, when it cuts at all: nothing it
+    /// would show should be cut by us.
+    pub fn shows_whole(&self) -> Option<(u64, u64)> {
+        (self.cut_chars != usize::MAX).then_some((
+            self.cut_chars as u64,
+            self.fail_cut_chars.min(self.cut_chars) as u64,
+        ))
+    }
+
     /// What the model reads of an output of `raw_chars` characters when the host cuts it
     /// (its preview, taken from `raw`: the output, or as much of its start as was kept);
     /// `None` when the host shows it whole.

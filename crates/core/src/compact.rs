@@ -30,6 +30,10 @@ pub struct Request<'a> {
     pub raw: bool,
     /// Filters and dedupe only; nothing is cut.
     pub no_omit: bool,
+    /// The host shows an output up to this many bytes whole (a success's, a failure's):
+    /// nothing the host would have shown is cut (folding and noise filters still apply);
+    /// past it, the usual cuts.
+    pub host_shows_whole: Option<(u64, u64)>,
 }
 
 /// How the output will be produced.
@@ -51,6 +55,8 @@ pub struct Plan {
     pub score: f64,
     pub others: Vec<(String, f64)>,
     pub no_omit: bool,
+    /// See [`Request::host_shows_whole`].
+    pub host_shows_whole: Option<(u64, u64)>,
     /// Problems met while planning (a broken rule was replaced by the fallback, …).
     pub warnings: Vec<String>,
     pub forced: bool,
@@ -132,6 +138,7 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
         score: choice.score,
         others: choice.others,
         no_omit: req.no_omit,
+        host_shows_whole: req.host_shows_whole,
         warnings,
         forced,
     }
@@ -272,6 +279,7 @@ impl Plan {
             &self.rule,
             EngineOptions {
                 no_omit: self.no_omit,
+                whole_bytes: self.host_shows_whole.map(|(ok, failed)| ok.max(failed)),
             },
         );
         let structured = self
@@ -512,6 +520,11 @@ impl<'p> Session<'p> {
         self.raw.tokens = tokens::from_milli(self.raw_milli);
         if self.plan.mode == Mode::Raw {
             return self.finish_raw(exit_code, fin);
+        }
+        if let Some((_, failed)) = self.plan.host_shows_whole.filter(|_| exit_code != 0) {
+            // a failure the host would cut (Claude Code: over 10,000 characters): the usual
+            // cuts after all
+            self.engine.cut_past(failed);
         }
         let chosen = self.choose_body(exit_code);
         let facts = self.collect_facts(&chosen);
@@ -1123,6 +1136,62 @@ mod tests {
             );
             let long = run(61, exit);
             assert!(long.inline_text.contains("omitted"), "{}", long.inline_text);
+        }
+    }
+
+    #[test]
+    fn nothing_a_host_shows_whole_is_cut_and_past_that_the_usual_cuts_apply() {
+        // 400 distinct error lines (~19 KB): more than the head, tail and kept middle hold
+        let mut seed = 7u64;
+        let mut word = || {
+            (0..40)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (b'a' + (seed >> 59) as u8 % 16) as char
+                })
+                .collect::<String>()
+        };
+        let text: String = (0..400)
+            .map(|i| format!("error: {i:03} {}\n", word()))
+            .collect();
+        let run = |whole: Option<(u64, u64)>, exit: i32| {
+            let req = Request {
+                tool_name: "exec",
+                command: Some("some-tool check"),
+                host_shows_whole: whole,
+                ..Request::default()
+            };
+            let fin = Finish {
+                host_prints_exit: true,
+                ..Finish::default()
+            };
+            compact_text(&req, &[], text.as_bytes(), exit, &fin)
+                .1
+                .inline_text
+        };
+        for exit in [0, 1] {
+            let cut = run(None, exit);
+            assert!(
+                cut.contains("lines hidden") && cut.contains(" cut)"),
+                "{cut}"
+            );
+            // a host that shows 30,000 characters whole: every error line stays
+            let whole = run(Some((30_000, 30_000)), exit);
+            for i in [0, 150, 250, 399] {
+                assert!(whole.contains(&format!("error: {i:03} ")), "{i}: {whole}");
+            }
+            assert!(!whole.contains(" cut)"), "{whole}");
+            // a host that shows 5,000 whole: the output is past it, so the usual cuts apply
+            assert_eq!(run(Some((5_000, 5_000)), exit), cut);
+            // Claude Code: 30,000 whole, but a failure only 10,000
+            let claude = run(Some((30_000, 10_000)), exit);
+            if exit == 0 {
+                assert_eq!(claude, whole);
+            } else {
+                assert_eq!(claude, cut);
+            }
         }
     }
 

@@ -64,6 +64,7 @@ pub fn run(fx: &Fixture, file_rules: &[FileRule]) -> (Vec<String>, Option<Compac
         classifier: options.classifier.as_deref(),
         raw: options.raw,
         no_omit: options.no_omit,
+        ..Request::default()
     };
     let (_, result) = compact_text(
         &req,

@@ -178,6 +178,7 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
     let req = Request {
         tool_name: "exec",
         command: Some(command),
+        host_shows_whole: spec.shows_whole(),
         ..Request::default()
     };
     let fin = Finish {

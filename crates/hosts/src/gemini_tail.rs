@@ -125,6 +125,7 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
     let req = Request {
         tool_name: "exec",
         command: Some(command),
+        host_shows_whole: cut().shows_whole(),
         ..Request::default()
     };
     let fin = Finish {

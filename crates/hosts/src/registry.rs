@@ -125,6 +125,11 @@ pub struct HookSpec {
     /// The host's own cut of a shell result that tokenjuice's output must stay under
     /// ([`HostCut::NONE`] where tokenjuice's text replaces the result after the host's cut).
     pub cut: HostCut,
+    /// Where `cut` is [`HostCut::NONE`] (tokenjuice's text replaces the host's result): the
+    /// sizes up to which the host shows an output whole, a success's and a failure's (Copilot
+    /// CLI's ~20 KB preview threshold, pi's and opencode's 50 KB). Nothing it would have shown
+    /// is cut; see [`HookSpec::shows_whole`].
+    pub whole: Option<(u64, u64)>,
     /// The host prints the exit status itself next to the output (Claude's `Exit code N`),
     /// so tokenjuice prints none.
     pub prints_exit: bool,
@@ -138,6 +143,11 @@ pub struct HookSpec {
 
 impl HookSpec {
     /// The subcommand the host calls.
+    /// The sizes up to which the host shows an output whole (success, failure), if known.
+    pub fn shows_whole(&self) -> Option<(u64, u64)> {
+        self.cut.shows_whole().or(self.whole)
+    }
+
     pub fn entry_subcommand(&self) -> String {
         match self.mechanism {
             Mechanism::PostToolReplace => format!("{}-post-tool-use", self.id),
@@ -196,6 +206,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
         // becomes a 2,048-character preview and a file path, failures alike.
         cut: PREVIEW_AT_30K,
+        whole: None,
         prints_exit: true,
         // 2.117 gives a background command files (bg-tasks/<id>.stdout.log, .stderr.log) as
         // stdout and stderr, a foreground one sockets: the prefix tells them apart itself
@@ -222,6 +233,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("Cursor applies a hook's rewrite (updated_input) only together with a permission decision, allow or deny (rtk-ai/rtk#3213), so rewriting would answer allow for the user and could spare a command Cursor's own approval prompt; no hook replaces a result and there is no shell prefix"),
         proven: None,
         cut: HostCut::NONE,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "cursor-rules",
@@ -252,6 +264,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // the middle to 10,000 (`... [N characters truncated] ...`; measured in 2.1.330: 8,611
         // characters kept whole, 17,200 and 30,000 cut to 10,039 with the exit line).
         cut: CLAUDE_CUT,
+        whole: None,
         prints_exit: true,
         hook_entry: false,
         guidance: "agents-md",
@@ -287,6 +300,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: usize::MAX,
             over_cut_lines: 0,
         },
+        whole: None,
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
@@ -313,6 +327,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
         cut: HostCut::NONE,
+        whole: Some((50_000, 50_000)),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -349,6 +364,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: 2_000,
             over_cut_lines: 0,
         },
+        whole: None,
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
@@ -375,6 +391,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting; Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
         proven: None,
         cut: HostCut::NONE,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -399,6 +416,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: None,
         proven: Some(("copilot", &["1.0"])),
         cut: HostCut::NONE,
+        whole: Some((20_000, 20_000)),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -423,6 +441,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("VS Code applies a PreToolUse hook's updatedInput before its terminal auto-approve rules judge the command, so they would judge the rewritten one: the user's allow entries stop matching and an entry that requires approval for `rm` no longer matches it (a broad allow entry then approves it); no hook replaces a result (PostToolUse only appends context) and there is no shell-prefix setting. VS Code's own chat.tools.compressOutput.enabled compresses terminal output for the model only"),
         proven: None,
         cut: HostCut::NONE,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -460,6 +479,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             max_lines: usize::MAX,
             over_cut_lines: 30,
         },
+        whole: None,
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
@@ -487,6 +507,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("Devin documents its hooks as compatible with Claude Code's, where permission rules judge the input a PreToolUse hook returns, so a rewrite would change what the user's rules match; nothing public says otherwise, no documented hook replaces a result (PostToolUse is for logging and follow-up) and there is no shell-prefix setting"),
         proven: None,
         cut: HostCut::NONE,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -516,6 +537,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
         cut: HostCut::NONE,
+        whole: Some((50_000, 50_000)),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",

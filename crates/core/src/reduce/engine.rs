@@ -143,6 +143,26 @@ impl Track {
             self.head.push(e);
             return;
         }
+        self.ring_push(e);
+    }
+
+    /// An unlimited track becomes a bounded one from here on: what it holds past its head
+    /// goes through the ring as it would have (evicted entries kept or counted as cut).
+    pub fn limit(&mut self) {
+        if !self.unlimited {
+            return;
+        }
+        self.unlimited = false;
+        let rest: Vec<Entry> = self
+            .head
+            .drain(self.head_cap.min(self.head.len())..)
+            .collect();
+        for e in rest {
+            self.ring_push(e);
+        }
+    }
+
+    fn ring_push(&mut self, e: Entry) {
         self.ring.push_back(e);
         if self.ring.len() > self.ring_cap {
             if let Some(old) = self.ring.pop_front() {
@@ -233,6 +253,9 @@ const SPARE_MAX: usize = 4096;
 pub struct EngineOptions {
     /// Filters and dedupe only: nothing is cut.
     pub no_omit: bool,
+    /// Nothing is cut while the output stays within this many bytes (a host that shows an
+    /// output up to that size whole); past it the usual head, tail and kept lines apply.
+    pub whole_bytes: Option<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -263,6 +286,9 @@ pub struct LineEngine<'r> {
     groups: HashMap<u64, u32>,
     /// Reused buffer for the signal scan.
     lower: Vec<u8>,
+    /// Bytes of raw lines seen, and the size up to which nothing is cut.
+    raw_bytes: u64,
+    whole_bytes: Option<u64>,
 }
 
 impl<'r> LineEngine<'r> {
@@ -270,12 +296,12 @@ impl<'r> LineEngine<'r> {
         let s = &rule.settings;
         let head_cap = s.head.max(s.fail_head).max(s.whole_under);
         let ring_cap = s.tail.max(s.fail_tail).max(s.context_before + 1);
-        let keep_track =
-            (!rule.keep.is_empty()).then(|| Track::new(head_cap, ring_cap, opts.no_omit));
+        let unlimited = opts.no_omit || opts.whole_bytes.is_some();
+        let keep_track = (!rule.keep.is_empty()).then(|| Track::new(head_cap, ring_cap, unlimited));
         LineEngine {
             rule,
             line_no: 0,
-            main: Track::new(head_cap, ring_cap, opts.no_omit),
+            main: Track::new(head_cap, ring_cap, unlimited),
             keep_track,
             keep_matched_any: false,
             counters_pre: vec![0; rule.counters.len()],
@@ -294,6 +320,8 @@ impl<'r> LineEngine<'r> {
             continuation_left: 0,
             groups: HashMap::new(),
             lower: Vec::new(),
+            raw_bytes: 0,
+            whole_bytes: opts.whole_bytes.filter(|_| !opts.no_omit),
         }
     }
 
@@ -343,6 +371,18 @@ impl<'r> LineEngine<'r> {
         }
     }
 
+    /// When more than `bytes` came, the usual cuts after all (a host shows less whole than
+    /// the engine was told at the start: Claude Code's failures).
+    pub fn cut_past(&mut self, bytes: u64) {
+        if self.raw_bytes > bytes {
+            self.whole_bytes = None;
+            self.main.limit();
+            if let Some(k) = self.keep_track.as_mut() {
+                k.limit();
+            }
+        }
+    }
+
     /// Feed one raw line (without its newline).
     pub fn push_line(&mut self, raw: &str) {
         self.push_line_checked(raw, false);
@@ -358,6 +398,13 @@ impl<'r> LineEngine<'r> {
     /// cannot make one): it then is not searched again.
     pub fn push_line_checked(&mut self, raw: &str, keyword_free: bool) {
         self.line_no += 1;
+        if let Some(cap) = self.whole_bytes {
+            self.raw_bytes += raw.len() as u64 + 1;
+            if self.raw_bytes > cap {
+                // too big for the host to show whole: cut as usual from here on
+                self.cut_past(cap);
+            }
+        }
         let cleaned = self.clean(raw);
         self.push_clean_checked(&cleaned, keyword_free);
     }

@@ -19,6 +19,9 @@ pub enum Judge {
     SameLines,
     /// Noisy output: fewer tokens with tokenjuice, every listed fact still there.
     Compacts(&'static [&'static str]),
+    /// Output whose every line is a fact: no more tokens with tokenjuice (the host's own
+    /// text when the host shows it whole), every listed fact still there.
+    NoLarger(&'static [&'static str]),
 }
 
 #[derive(Debug, Clone)]
@@ -73,12 +76,13 @@ pub fn compaction() -> Vec<Scenario> {
 }
 
 /// A failing command with 400 distinct error lines (19,200 characters): over Claude Code's
-/// 10,000-character cut of failures, under the 30,000 of successes.
+/// 10,000-character cut of failures, under the 30,000 of successes. Every line is a fact: a
+/// host that shows it whole gets it whole; one that cuts it gets less from tokenjuice.
 pub fn failing_over_10k() -> Scenario {
     s(
         "failing output over the 10k cut",
         "python3 -c \"import random,sys\nrandom.seed(7)\nfor _ in range(400): print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40)))\nsys.exit(1)\"",
-        Judge::Compacts(&[
+        Judge::NoLarger(&[
             "error: kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp",
             "error: hopgbcaacioajpfcopfejkmheklabopeabjimjpc",
         ]),
@@ -245,6 +249,19 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
             let (a, b) = (without.text.len() as i64, with.text.len() as i64);
             if (a - b).abs() > 40 {
                 why.push(format!("lengths differ: {a} vs {b}"));
+            }
+        }
+        Judge::NoLarger(facts) => {
+            if tj > tw {
+                why.push(format!(
+                    "larger: {tw} → {tj} tokens\n--- with ---\n{}",
+                    clip(&with.text)
+                ));
+            }
+            for f in *facts {
+                if without.text.contains(f) && !with.text.contains(f) {
+                    why.push(format!("lost the fact `{f}`:\n{}", clip(&with.text)));
+                }
             }
         }
         Judge::Compacts(facts) => {
