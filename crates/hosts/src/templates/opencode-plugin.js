@@ -24,9 +24,13 @@ function lastLine(text) {
 
 // opencode appends a long output to its saved file through a write stream it does not wait
 // for before the hook runs: the file is read once it ends with the line opencode showed last
-// (checked again every 20 ms, for up to 2 s; then the result stays as opencode made it).
+// and has stopped growing for 150 ms (a file cut at a write boundary can end like a tail
+// opencode took from a partial output too; seen in the end-to-end suite). Checked every
+// 20 ms for up to 2 s; then the result stays as opencode made it.
 async function readSaved(path, shownTail) {
   const want = lastLine(shownTail);
+  let size = -1;
+  let stableSince = 0;
   for (let i = 0; i < 100; i++) {
     let text;
     try {
@@ -34,7 +38,12 @@ async function readSaved(path, shownTail) {
     } catch {
       return null;
     }
-    if (!want || lastLine(text) === want) return text;
+    if (text.length !== size) {
+      size = text.length;
+      stableSince = Date.now();
+    } else if ((!want || lastLine(text) === want) && Date.now() - stableSince >= 150) {
+      return text;
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   return null;
