@@ -238,52 +238,14 @@ impl Structured for Tree {
 
         // sections: runs of entries under one header line
         let mut out: Vec<String> = Vec::new();
-        let mut sections: Vec<(String, Vec<(usize, String)>)> = Vec::new();
+        let mut written = Written::default();
         let mut header: Option<String> = None;
         let mut body: Vec<(usize, String)> = Vec::new();
-        let flush = |header: &mut Option<String>,
-                     body: &mut Vec<(usize, String)>,
-                     out: &mut Vec<String>,
-                     sections: &mut Vec<(String, Vec<(usize, String)>)>| {
-            if body.is_empty() {
-                return;
-            }
-            // the longest earlier tree this one repeats whole, or starts with
-            let earlier = header.as_ref().and(
-                // (the first of equals: the one written out)
-                sections
-                    .iter()
-                    .rev()
-                    .filter(|(_, b)| b.len() >= 3 && body.starts_with(b))
-                    .max_by_key(|(_, b)| b.len()),
-            );
-            match earlier {
-                Some((name, b)) if b.len() == body.len() => out.push(format!(
-                    "  (the same {} entries as {})",
-                    b.len(),
-                    section_name(name)
-                )),
-                Some((name, b)) => {
-                    out.push(format!(
-                        "  (the same {} entries as {}, then:)",
-                        b.len(),
-                        section_name(name)
-                    ));
-                    write_entries(&body[b.len()..], out);
-                }
-                None => write_entries(body, out),
-            }
-            if let Some(h) = header.take() {
-                sections.push((h, std::mem::take(body)));
-            } else {
-                body.clear();
-            }
-        };
         for l in lines {
             match l {
                 Line::Entry(d, text) => body.push((d, text)),
                 Line::Other(text) => {
-                    flush(&mut header, &mut body, &mut out, &mut sections);
+                    written.flush(&mut header, &mut body, &mut out);
                     if !text.is_empty() {
                         header = Some(text.clone());
                     }
@@ -293,7 +255,8 @@ impl Structured for Tree {
                 }
             }
         }
-        flush(&mut header, &mut body, &mut out, &mut sections);
+        written.flush(&mut header, &mut body, &mut out);
+        let mut out = group_empty_sections(out);
         while out.last().is_some_and(String::is_empty) {
             out.pop();
         }
@@ -379,6 +342,183 @@ fn clone_line(l: &Line) -> Line {
     }
 }
 
+/// A subtree with fewer entries under its root than this is written out again.
+const MIN_SUBTREE: usize = 3;
+
+/// What a subtree folded as a repeat of an earlier section's says after its root entry.
+const SUBTREE_NOTE: &str = " (and the ";
+
+/// The sections written so far, and every subtree written out in them, so that a later
+/// section can name an earlier one instead of repeating it.
+#[derive(Default)]
+struct Written {
+    /// (header, every entry of the section)
+    sections: Vec<(String, Vec<(usize, String)>)>,
+    /// hash of a subtree's entries (depth below its root, text) -> (section, start, end)
+    subtrees: std::collections::HashMap<u64, Vec<(usize, usize, usize)>>,
+}
+
+impl Written {
+    /// Writes the section being collected and remembers it. A section whose tree is an
+    /// earlier section's tree, or starts with one, names that section; a subtree of at
+    /// least [`MIN_SUBTREE`] entries below its root that an earlier section wrote out the
+    /// same (Gradle repeats the whole `spring-boot-starter` tree in every classpath) is its
+    /// root entry and where to read the rest.
+    fn flush(
+        &mut self,
+        header: &mut Option<String>,
+        body: &mut Vec<(usize, String)>,
+        out: &mut Vec<String>,
+    ) {
+        if body.is_empty() {
+            return;
+        }
+        // the longest earlier tree this one repeats whole, or starts with
+        let earlier = header.as_ref().and(
+            // (the first of equals: the one written out)
+            self.sections
+                .iter()
+                .rev()
+                .filter(|(_, b)| b.len() >= 3 && body.starts_with(b))
+                .max_by_key(|(_, b)| b.len()),
+        );
+        let from = match earlier {
+            Some((name, b)) if b.len() == body.len() => {
+                out.push(format!(
+                    "  (the same {} entries as {})",
+                    b.len(),
+                    section_name(name)
+                ));
+                body.len()
+            }
+            Some((name, b)) => {
+                out.push(format!(
+                    "  (the same {} entries as {}, then:)",
+                    b.len(),
+                    section_name(name)
+                ));
+                b.len()
+            }
+            None => 0,
+        };
+        let mut shown: Vec<(usize, String)> = Vec::new();
+        let mut kept: Vec<(usize, usize)> = Vec::new();
+        let mut i = from;
+        while i < body.len() {
+            let end = subtree_end(body, i);
+            if end - i > MIN_SUBTREE {
+                if let Some(s) = self.find(&body[i..end]) {
+                    shown.push((
+                        body[i].0,
+                        format!(
+                            "{}{SUBTREE_NOTE}{} entries under it as in {})",
+                            body[i].1,
+                            end - i - 1,
+                            section_name(&self.sections[s].0)
+                        ),
+                    ));
+                    i = end;
+                    continue;
+                }
+                kept.push((i, end));
+            }
+            shown.push(body[i].clone());
+            i += 1;
+        }
+        write_entries(&shown, out);
+        match header.take() {
+            Some(h) => {
+                let s = self.sections.len();
+                for (start, end) in kept {
+                    let key = subtree_hash(&body[start..end]);
+                    self.subtrees.entry(key).or_default().push((s, start, end));
+                }
+                self.sections.push((h, std::mem::take(body)));
+            }
+            None => body.clear(),
+        }
+    }
+
+    /// The earlier section that wrote out this same subtree.
+    fn find(&self, tree: &[(usize, String)]) -> Option<usize> {
+        self.subtrees
+            .get(&subtree_hash(tree))?
+            .iter()
+            .find(|(s, start, end)| same_subtree(&self.sections[*s].1[*start..*end], tree))
+            .map(|(s, _, _)| *s)
+    }
+}
+
+/// The end of the subtree rooted at entry `i`: the next entry at its depth or above.
+fn subtree_end(entries: &[(usize, String)], i: usize) -> usize {
+    let depth = entries[i].0;
+    let mut j = i + 1;
+    while j < entries.len() && entries[j].0 > depth {
+        j += 1;
+    }
+    j
+}
+
+fn subtree_hash(tree: &[(usize, String)]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let base = tree[0].0;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for (d, t) in tree {
+        (d - base).hash(&mut h);
+        t.hash(&mut h);
+    }
+    h.finish()
+}
+
+fn same_subtree(a: &[(usize, String)], b: &[(usize, String)]) -> bool {
+    a.len() == b.len()
+        && a
+            .iter()
+            .zip(b)
+            .all(|((da, ta), (db, tb))| da - a[0].0 == db - b[0].0 && ta == tb)
+}
+
+/// Gradle's configurations with `No dependencies` (often half of them), said on one line
+/// where the first of them stood: `No dependencies: annotationProcessor, api, …`. Their
+/// descriptions are Gradle's own text for that kind of configuration. Fewer than three are
+/// left as they are.
+fn group_empty_sections(out: Vec<String>) -> Vec<String> {
+    let empty = |i: usize| {
+        out.get(i + 1).is_some_and(|n| n == "No dependencies")
+            && !out[i].is_empty()
+            && !out[i].starts_with(' ')
+    };
+    let names: Vec<&str> = (0..out.len())
+        .filter(|&i| empty(i))
+        .map(|i| section_name(&out[i]))
+        .collect();
+    if names.len() < 3 {
+        return out;
+    }
+    let summary = format!(
+        "No dependencies ({} configurations): {}",
+        names.len(),
+        names.join(", ")
+    );
+    let mut grouped: Vec<String> = Vec::with_capacity(out.len());
+    let mut summary = Some(summary);
+    let mut i = 0;
+    while i < out.len() {
+        if empty(i) {
+            if let Some(s) = summary.take() {
+                grouped.push(s);
+            }
+            i += 2;
+            continue;
+        }
+        if !(out[i].is_empty() && grouped.last().is_some_and(String::is_empty)) {
+            grouped.push(out[i].clone());
+        }
+        i += 1;
+    }
+    grouped
+}
+
 /// Longest line that sibling leaves are joined on.
 const JOIN_WIDTH: usize = 160;
 
@@ -392,7 +532,10 @@ pub(super) fn write_entries(entries: &[(usize, String)], out: &mut Vec<String>) 
     let joinable = |k: usize| {
         let (d, t) = &entries[k];
         let label = t.starts_with('[') && t.ends_with(']');
-        !label && !t.contains(", ") && entries.get(k + 1).is_none_or(|(next, _)| next <= d)
+        !label
+            && !t.contains(", ")
+            && !t.contains(SUBTREE_NOTE)
+            && entries.get(k + 1).is_none_or(|(next, _)| next <= d)
     };
     let mut i = 0;
     while i < entries.len() {
@@ -483,6 +626,73 @@ mod tests {
         assert!(t.contains("  junit:junit:4.13.2"), "{t}");
         assert!(t.contains("(*) - Indicates repeated"), "{t}");
         assert!(!t.contains("+---") && !t.contains("|    "), "{t}");
+    }
+
+    #[test]
+    fn a_subtree_an_earlier_configuration_wrote_out_is_named_not_repeated() {
+        let starter = "+--- org.example:starter -> 3.5.3
+|    +--- org.example:core:3.5.3
+|    |    \\--- org.example:jcl:3.5.3
+|    +--- org.example:logging:3.5.3
+|    \\--- org.yaml:snakeyaml:2.4
+";
+        let text = format!(
+            "compileClasspath - Compile classpath for 'main'.\n{starter}\\--- com.google.code.gson:gson -> 2.13.1\n\nruntimeClasspath - Runtime classpath of 'main'.\n+--- org.postgresql:postgresql -> 42.7.7\n{starter}\\--- org.example:small -> 1.0\n     \\--- org.example:leaf:1.0\n\ntestRuntimeClasspath - Runtime classpath of 'test'.\n+--- org.example:small -> 1.0\n|    \\--- org.example:leaf:1.0\n\\--- org.example:starter -> 3.5.3\n     +--- org.example:core:3.5.3\n     |    \\--- org.example:jcl:3.5.3\n     \\--- org.example:logging:3.5.3\n"
+        );
+        let t = run(&text).unwrap().lines.join("\n");
+        // written out once, then named with the count of what is under it
+        assert!(
+            t.contains("compileClasspath - Compile classpath for 'main'.\n  org.example:starter -> 3.5.3\n    org.example:core:3.5.3\n      org.example:jcl:3.5.3\n    org.example:logging:3.5.3, org.yaml:snakeyaml:2.4\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("runtimeClasspath - Runtime classpath of 'main'.\n  org.postgresql:postgresql -> 42.7.7\n  org.example:starter -> 3.5.3 (and the 4 entries under it as in compileClasspath)\n"),
+            "{t}"
+        );
+        // one entry under it: cheaper to write than to name
+        assert!(t.contains("  org.example:small -> 1.0\n    org.example:leaf:1.0"), "{t}");
+        // a subtree that differs (no snakeyaml) is written out whole
+        assert!(
+            t.ends_with("  org.example:starter -> 3.5.3\n    org.example:core:3.5.3\n      org.example:jcl:3.5.3\n    org.example:logging:3.5.3"),
+            "{t}"
+        );
+        assert_eq!(t.matches("(and the").count(), 1, "{t}");
+    }
+
+    #[test]
+    fn gradle_configurations_with_no_dependencies_are_named_on_one_line() {
+        let mut text = String::new();
+        for (name, deps) in [
+            ("annotationProcessor - Annotation processors for source set 'main'.", false),
+            ("api - API dependencies for the 'main' feature. (n)", false),
+            ("compileClasspath - Compile classpath for 'main'.", true),
+            ("apiElements-published (n)", false),
+            ("testApi - API dependencies for 'test'. (n)", false),
+        ] {
+            text.push_str(name);
+            text.push('\n');
+            if deps {
+                text.push_str("+--- a:b:1.0\n+--- a:c:1.0\n\\--- a:d:1.0\n");
+            } else {
+                text.push_str("No dependencies\n");
+            }
+            text.push('\n');
+        }
+        text.push_str("A web-based, searchable dependency report is available by adding the --scan option.\n");
+        let t = run(&text).unwrap().lines.join("\n");
+        assert_eq!(
+            t,
+            "No dependencies (4 configurations): annotationProcessor, api, apiElements-published (n), testApi
+
+compileClasspath - Compile classpath for 'main'.
+  a:b:1.0, a:c:1.0, a:d:1.0
+
+A web-based, searchable dependency report is available by adding the --scan option."
+        );
+        // two are left as they are
+        let two = text.replace("testApi - API dependencies for 'test'. (n)\nNo dependencies\n\n", "").replace("apiElements-published (n)\nNo dependencies\n\n", "");
+        let t = run(&two).unwrap().lines.join("\n");
+        assert!(t.starts_with("annotationProcessor - Annotation processors for source set 'main'.\nNo dependencies\n\napi - "), "{t}");
     }
 
     #[test]
