@@ -472,8 +472,7 @@ fn subtree_hash(tree: &[(usize, String)]) -> u64 {
 
 fn same_subtree(a: &[(usize, String)], b: &[(usize, String)]) -> bool {
     a.len() == b.len()
-        && a
-            .iter()
+        && a.iter()
             .zip(b)
             .all(|((da, ta), (db, tb))| da - a[0].0 == db - b[0].0 && ta == tb)
 }
@@ -650,7 +649,10 @@ mod tests {
             "{t}"
         );
         // one entry under it: cheaper to write than to name
-        assert!(t.contains("  org.example:small -> 1.0\n    org.example:leaf:1.0"), "{t}");
+        assert!(
+            t.contains("  org.example:small -> 1.0\n    org.example:leaf:1.0"),
+            "{t}"
+        );
         // a subtree that differs (no snakeyaml) is written out whole
         assert!(
             t.ends_with("  org.example:starter -> 3.5.3\n    org.example:core:3.5.3\n      org.example:jcl:3.5.3\n    org.example:logging:3.5.3"),
@@ -663,7 +665,10 @@ mod tests {
     fn gradle_configurations_with_no_dependencies_are_named_on_one_line() {
         let mut text = String::new();
         for (name, deps) in [
-            ("annotationProcessor - Annotation processors for source set 'main'.", false),
+            (
+                "annotationProcessor - Annotation processors for source set 'main'.",
+                false,
+            ),
             ("api - API dependencies for the 'main' feature. (n)", false),
             ("compileClasspath - Compile classpath for 'main'.", true),
             ("apiElements-published (n)", false),
@@ -678,7 +683,9 @@ mod tests {
             }
             text.push('\n');
         }
-        text.push_str("A web-based, searchable dependency report is available by adding the --scan option.\n");
+        text.push_str(
+            "A web-based, searchable dependency report is available by adding the --scan option.\n",
+        );
         let t = run(&text).unwrap().lines.join("\n");
         assert_eq!(
             t,
@@ -690,7 +697,12 @@ compileClasspath - Compile classpath for 'main'.
 A web-based, searchable dependency report is available by adding the --scan option."
         );
         // two are left as they are
-        let two = text.replace("testApi - API dependencies for 'test'. (n)\nNo dependencies\n\n", "").replace("apiElements-published (n)\nNo dependencies\n\n", "");
+        let two = text
+            .replace(
+                "testApi - API dependencies for 'test'. (n)\nNo dependencies\n\n",
+                "",
+            )
+            .replace("apiElements-published (n)\nNo dependencies\n\n", "");
         let t = run(&two).unwrap().lines.join("\n");
         assert!(t.starts_with("annotationProcessor - Annotation processors for source set 'main'.\nNo dependencies\n\napi - "), "{t}");
     }
