@@ -649,12 +649,14 @@ impl<'p> Session<'p> {
         } else {
             &self.engine.main
         };
-        // a short output is shown whole (every entry is still in the head buffer)
-        let head = if s.whole_under > 0 && track.entries <= s.whole_under as u64 {
-            usize::MAX
-        } else {
-            head
-        };
+        // a short output is shown whole (every entry is still in the head buffer), and so
+        // is one the track held whole (no-omit, or within what the host shows whole)
+        let head =
+            if track.holds_all() || s.whole_under > 0 && track.entries <= s.whole_under as u64 {
+                usize::MAX
+            } else {
+                head
+            };
         Chosen {
             body: render_track(track, head, tail, s.trim_edges),
             decision: if use_keep {
@@ -1141,7 +1143,7 @@ mod tests {
 
     #[test]
     fn nothing_a_host_shows_whole_is_cut_and_past_that_the_usual_cuts_apply() {
-        // 400 distinct error lines (~19 KB): more than the head, tail and kept middle hold
+        // 400 distinct error lines: more than the head, tail and kept middle hold
         let mut seed = 7u64;
         let mut word = || {
             (0..40)
@@ -1153,8 +1155,9 @@ mod tests {
                 })
                 .collect::<String>()
         };
+        // and as many plain lines, which are no signal: the host shows them too
         let text: String = (0..400)
-            .map(|i| format!("error: {i:03} {}\n", word()))
+            .map(|i| format!("error: {i:03} {}\nnote {i:03} {}\n", word(), word()))
             .collect();
         let run = |whole: Option<(u64, u64)>, exit: i32| {
             let req = Request {
@@ -1177,16 +1180,17 @@ mod tests {
                 cut.contains("lines hidden") && cut.contains(" cut)"),
                 "{cut}"
             );
-            // a host that shows 30,000 characters whole: every error line stays
-            let whole = run(Some((30_000, 30_000)), exit);
+            // a host that shows 60,000 characters whole (the text is ~41 KB): every line stays
+            let whole = run(Some((60_000, 60_000)), exit);
             for i in [0, 150, 250, 399] {
                 assert!(whole.contains(&format!("error: {i:03} ")), "{i}: {whole}");
+                assert!(whole.contains(&format!("note {i:03} ")), "{i}: {whole}");
             }
             assert!(!whole.contains(" cut)"), "{whole}");
             // a host that shows 5,000 whole: the output is past it, so the usual cuts apply
             assert_eq!(run(Some((5_000, 5_000)), exit), cut);
-            // Claude Code: 30,000 whole, but a failure only 10,000
-            let claude = run(Some((30_000, 10_000)), exit);
+            // Claude Code: 60,000 whole here, but a failure only 10,000
+            let claude = run(Some((60_000, 10_000)), exit);
             if exit == 0 {
                 assert_eq!(claude, whole);
             } else {

@@ -98,6 +98,12 @@ impl Track {
         self.head.is_empty() && self.ring.is_empty() && self.kept.is_empty()
     }
 
+    /// Every entry is still held (no-omit mode, or an output the host shows whole): the
+    /// render shows them all.
+    pub fn holds_all(&self) -> bool {
+        self.unlimited
+    }
+
     fn last_mut(&mut self) -> Option<&mut Entry> {
         if let Some(e) = self.ring.back_mut() {
             return Some(e);
