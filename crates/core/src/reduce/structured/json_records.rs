@@ -96,6 +96,13 @@ fn array(
     *records += a.len() as u64;
     let head = MAX_RECORDS * 3 / 4;
     let cut = a.len().saturating_sub(MAX_RECORDS);
+    let shared = Shared::of(a);
+    if let Some(sh) = &shared {
+        lines.push(format!(
+            "{indent}(in every record: {})",
+            one_line(&sh.fields)
+        ));
+    }
     for (i, item) in a.iter().enumerate() {
         if cut > 0 && i == head {
             lines.push(format!("{indent}... {cut} more records omitted ..."));
@@ -104,7 +111,91 @@ fn array(
         if cut > 0 && i >= head && i < head + cut {
             continue;
         }
-        lines.push(format!("{indent}{}", one_line(item)));
+        let text = match &shared {
+            Some(sh) => one_line(&sh.strip(item)),
+            None => one_line(item),
+        };
+        lines.push(format!("{indent}{text}"));
+    }
+}
+
+/// The fields every record of an array has with the same value (`"kind":"Pod"`,
+/// `"metadata":{"namespace":"default"}`, `"spec":{"dnsPolicy":"ClusterFirst"}` in a
+/// `kubectl get pods -o json`), said once before the records, which then hold the rest.
+/// Nested objects are followed field by field; any other value (an array, a string) is
+/// shared only when it is equal in every record. Used only when it makes the text shorter.
+struct Shared {
+    fields: Value,
+}
+
+impl Shared {
+    /// Fewer records than this are printed as they are.
+    const MIN_RECORDS: usize = 3;
+
+    fn of(items: &[Value]) -> Option<Shared> {
+        if items.len() < Self::MIN_RECORDS || !items.iter().all(Value::is_object) {
+            return None;
+        }
+        let refs: Vec<&Value> = items.iter().collect();
+        let fields = common(&refs)?;
+        let shared = Shared { fields };
+        // what it saves: the shared text in every record, less the line that says it once
+        let once = serde_json::to_string(&shared.fields).ok()?.len() + 20;
+        let before: usize = items.iter().map(|v| one_line(v).len()).sum();
+        let after: usize = items.iter().map(|v| one_line(&shared.strip(v)).len()).sum();
+        (after + once < before * 9 / 10).then_some(shared)
+    }
+
+    /// The record without the shared fields (an object left empty goes too).
+    fn strip(&self, item: &Value) -> Value {
+        let mut v = item.clone();
+        strip(&mut v, &self.fields);
+        v
+    }
+}
+
+/// What all the values share: equal values whole; objects key by key (a key every one has,
+/// with a shared part), in the first one's order.
+fn common(values: &[&Value]) -> Option<Value> {
+    let first = values[0];
+    if let Value::Object(o) = first {
+        if values.iter().all(|v| v.is_object()) && !o.is_empty() {
+            let mut out = serde_json::Map::new();
+            for (k, v) in o {
+                let children: Option<Vec<&Value>> = values.iter().map(|x| x.get(k)).collect();
+                let Some(mut children) = children else {
+                    continue;
+                };
+                children[0] = v;
+                if let Some(c) = common(&children) {
+                    out.insert(k.clone(), c);
+                }
+            }
+            return (!out.is_empty()).then_some(Value::Object(out));
+        }
+    }
+    values[1..]
+        .iter()
+        .all(|v| *v == first)
+        .then(|| first.clone())
+}
+
+fn strip(v: &mut Value, shared: &Value) {
+    let (Value::Object(o), Value::Object(s)) = (v, shared) else {
+        return;
+    };
+    for (k, sv) in s {
+        let remove = match o.get_mut(k) {
+            Some(child @ Value::Object(_)) if sv.is_object() => {
+                strip(child, sv);
+                child.as_object().is_some_and(|c| c.is_empty())
+            }
+            Some(_) => true,
+            None => false,
+        };
+        if remove {
+            o.shift_remove(k);
+        }
     }
 }
 
@@ -149,6 +240,76 @@ mod tests {
                 r#"  {"Name":"shop-logs","CreationDate":"2026-10-01T10:00:00+00:00"}"#,
                 r#"Owner: {"ID":"abc"}"#,
             ]
+        );
+    }
+
+    /// Puts the shared fields back into a record.
+    fn merge(into: &mut Value, shared: &Value) {
+        if let (Value::Object(o), Value::Object(s)) = (into, shared) {
+            for (k, v) in s {
+                match o.get_mut(k) {
+                    Some(child) => merge(child, v),
+                    None => {
+                        o.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fields_every_record_shares_are_said_once_and_nothing_is_lost() {
+        // labels with dots and nested arrays: no table
+        let pod = |name: &str, node: &str, restarts: u32| {
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "shop",
+                    "labels": {"app.kubernetes.io/part-of": "shop", "app.kubernetes.io/name": name}},
+                "spec": {"nodeName": node, "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+                    "containers": [{"name": name, "image": "registry.example.com/shop/app:1.0"}]},
+                "status": {"phase": "Running", "containerStatuses": [{"restartCount": restarts}]}
+            })
+        };
+        let items = vec![
+            pod("web", "pool-a", 0),
+            pod("api", "pool-b", 1),
+            pod("worker", "pool-a", 7),
+        ];
+        let text = serde_json::to_string_pretty(&serde_json::json!({"items": items})).unwrap();
+        let out =
+            crate::reduce::structured::feed(Box::new(JsonRecords::default()), &text, 0).unwrap();
+        assert_eq!(out.lines[0], "items (3):");
+        assert_eq!(
+            out.lines[1],
+            r#"  (in every record: {"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"shop","labels":{"app.kubernetes.io/part-of":"shop"}},"spec":{"dnsPolicy":"ClusterFirst","schedulerName":"default-scheduler"},"status":{"phase":"Running"}})"#
+        );
+        assert_eq!(
+            out.lines[4],
+            r#"  {"metadata":{"name":"worker","labels":{"app.kubernetes.io/name":"worker"}},"spec":{"nodeName":"pool-a","containers":[{"name":"worker","image":"registry.example.com/shop/app:1.0"}]},"status":{"containerStatuses":[{"restartCount":7}]}}"#
+        );
+        // every record is its line and the shared fields, whole
+        let shared: Value = serde_json::from_str(
+            out.lines[1]
+                .trim()
+                .strip_prefix("(in every record: ")
+                .and_then(|l| l.strip_suffix(')'))
+                .unwrap(),
+        )
+        .unwrap();
+        for (line, item) in out.lines[2..].iter().zip(&items) {
+            let mut v: Value = serde_json::from_str(line.trim()).unwrap();
+            merge(&mut v, &shared);
+            assert_eq!(&v, item);
+        }
+        // records that share little are printed as they are
+        let few = serde_json::json!([{"a": 1, "k": "x"}, {"a": 2, "k": "x"}, {"a": 3, "k": "x"}]);
+        let out =
+            crate::reduce::structured::feed(Box::new(JsonRecords::default()), &few.to_string(), 0)
+                .unwrap();
+        assert!(
+            !out.lines.join("\n").contains("in every record"),
+            "{:?}",
+            out.lines
         );
     }
 
