@@ -6,7 +6,10 @@
 //! Line rules keep such blocks only while the engine's kept-line budget lasts; this reducer
 //! keeps *every* diagnostic: whole while a line budget lasts, and after that as its header
 //! plus its `-->` location (the lines left out are counted). Identical diagnostics
-//! (same block text) are shown once with a count.
+//! (same block text) are shown once with a count. A lint said again at other places (same
+//! header, notes and help: clippy's `needless_return` in seven functions) is shown whole
+//! once, followed by the other places (`src/lib.rs:21:5, 31:5`); errors with a code
+//! (`error[E0308]`) are never grouped, since their labels say what differs.
 //!
 //! Noise (counted, not shown): `Compiling`/`Checking`/`Downloading`… progress, the clippy
 //! documentation-link and `-D warnings` override lines, `Some errors have detailed
@@ -205,6 +208,95 @@ impl Cargo {
     }
 }
 
+/// Lints said again: the same header, notes and help at another place (clippy's
+/// `needless_raw_string_hashes` at 39 places). Errors with a code (`error[E0308]`) are never
+/// folded: their labels differ. A diagnostic without a `-->` location is not either.
+#[derive(Default)]
+struct Repeats {
+    /// the first of each kind -> the later ones
+    more: std::collections::HashMap<usize, Vec<usize>>,
+    folded: std::collections::HashSet<usize>,
+}
+
+fn repeats(diags: &[Diag]) -> Repeats {
+    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut r = Repeats::default();
+    for (i, d) in diags.iter().enumerate() {
+        let Some(key) = lint_kind(d) else {
+            continue;
+        };
+        match first.get(&key) {
+            Some(&f) => {
+                r.more.entry(f).or_default().push(i);
+                r.folded.insert(i);
+            }
+            None => {
+                first.insert(key, i);
+            }
+        }
+    }
+    r
+}
+
+/// What makes two lints the same kind: the header and every note and help line (rustc says
+/// "implied by `-D warnings`" and "on by default" at the first one only).
+fn lint_kind(d: &Diag) -> Option<String> {
+    let header = &d.lines[0];
+    if header.contains("[E") || d.extra > 0 || location(d).is_none() {
+        return None;
+    }
+    let mut key = header.clone();
+    for l in &d.lines[1..] {
+        let t = l.trim_start();
+        let note = t.starts_with("= ") || t.starts_with("help:") || t.starts_with("note:");
+        if note && !t.contains("implied by") && !t.contains("on by default") {
+            key.push('\n');
+            key.push_str(t);
+        }
+    }
+    Some(key)
+}
+
+/// `src/a.rs:7:49` from the diagnostic's ` --> src/a.rs:7:49`.
+fn location(d: &Diag) -> Option<&str> {
+    d.lines
+        .iter()
+        .find_map(|l| l.trim_start().strip_prefix("--> "))
+        .map(str::trim)
+}
+
+/// `src/a.rs:3:1, 9:5; src/b.rs:1:1`: the file once for places in a row in one file.
+fn join_places(places: &[&str]) -> String {
+    let mut out = String::new();
+    let mut last_file: Option<&str> = None;
+    for p in places {
+        // the file is what precedes `:line:col`
+        let split = p
+            .rmatch_indices(':')
+            .nth(1)
+            .map(|(i, _)| i)
+            .filter(|i| p[i + 1..].split(':').all(|n| n.parse::<u32>().is_ok()));
+        let (file, pos) = match split {
+            Some(i) => (&p[..i], &p[i + 1..]),
+            None => (*p, ""),
+        };
+        if !out.is_empty() {
+            out.push_str(if last_file == Some(file) && !pos.is_empty() {
+                ", "
+            } else {
+                "; "
+            });
+        }
+        if last_file == Some(file) && !pos.is_empty() {
+            out.push_str(pos);
+        } else {
+            out.push_str(p);
+        }
+        last_file = Some(file);
+    }
+    out
+}
+
 impl Structured for Cargo {
     fn push(&mut self, line: &str) {
         if let Some(d) = &mut self.current {
@@ -276,9 +368,11 @@ impl Structured for Cargo {
         };
         let mut budget = FULL_LINES_BUDGET;
         let mut compacted = 0u64;
+        let again = repeats(&self.diags);
         for item in &self.items {
             match item {
                 Item::Line(l) => out.lines.push(l.clone()),
+                Item::Diag(i) if again.folded.contains(i) => {}
                 Item::Diag(i) => {
                     let d = &self.diags[*i];
                     let times = if d.count > 1 {
@@ -309,6 +403,21 @@ impl Structured for Cargo {
                         let hidden = (d.lines.len() - shown) as u64 + d.extra;
                         out.omitted += hidden;
                         compacted += 1;
+                    }
+                    if let Some(later) = again.more.get(i) {
+                        let n: u64 = later.iter().map(|j| self.diags[*j].count).sum();
+                        let places: Vec<&str> = later
+                            .iter()
+                            .filter_map(|j| location(&self.diags[*j]))
+                            .collect();
+                        out.lines.push(format!(
+                            "   ... and {n} more of this lint (same message and help; source lines not repeated) at: {}",
+                            join_places(&places)
+                        ));
+                        out.filtered += later
+                            .iter()
+                            .map(|j| self.diags[*j].lines.len() as u64 - 1 + self.diags[*j].extra)
+                            .sum::<u64>();
                     }
                     out.lines.push(String::new());
                 }
@@ -435,6 +544,65 @@ warning: `demo` (bin \"demo\") generated 1 warning
         assert!(t.contains("later diagnostics shown as header and location only"));
         assert!(o.omitted > 0);
         assert_eq!(o.facts[1], ("warning".to_string(), 202));
+    }
+
+    #[test]
+    fn a_lint_said_again_is_its_place_and_errors_with_a_code_never_fold() {
+        let lint = |line: u32, first: bool| {
+            format!(
+                "error: unneeded `return` statement\n  --> src/lib.rs:{line}:5\n   |\n{line} |     return x;\n   |     ^^^^^^^^\n   |\n{}help: remove `return`\n   |\n{line} -     return x;\n{line} +     x\n   |\n\n",
+                if first { "   = note: `-D clippy::needless-return` implied by `-D warnings`\n" } else { "" }
+            )
+        };
+        let e0308 = |line: u32, found: &str| {
+            format!("error[E0308]: mismatched types\n --> src/main.rs:{line}:9\n  |\n{line} |     f({found});\n  |       ^^^ expected `u32`, found `{found}`\n\n")
+        };
+        let text = format!(
+            "{}{}{}{}{}{}error: could not compile `demo` (lib) due to 5 previous errors\n",
+            lint(11, true),
+            e0308(3, "&str"),
+            lint(21, false),
+            e0308(4, "bool"),
+            lint(31, false),
+            "warning: unused variable: `y`\n --> src/lib.rs:40:9\n  |\n40 |     let y = 1;\n  |         ^\n\n",
+        );
+        let o = run(&text).unwrap();
+        let t = o.lines.join("\n");
+        assert_eq!(
+            t.matches("error: unneeded `return` statement").count(),
+            1,
+            "{t}"
+        );
+        assert!(
+            t.contains("help: remove `return`\n   |\n11 -     return x;"),
+            "{t}"
+        );
+        assert!(
+            t.contains("   ... and 2 more of this lint (same message and help; source lines not repeated) at: src/lib.rs:21:5, 31:5\n"),
+            "{t}"
+        );
+        // the same code, other labels: both whole
+        assert!(
+            t.contains("expected `u32`, found `&str`")
+                && t.contains("expected `u32`, found `bool`"),
+            "{t}"
+        );
+        assert!(t.contains("warning: unused variable: `y`"), "{t}");
+        assert_eq!(o.facts[0], ("error".to_string(), 5));
+    }
+
+    #[test]
+    fn places_in_one_file_name_it_once() {
+        assert_eq!(
+            join_places(&[
+                "src/a.rs:3:1",
+                "src/a.rs:9:5",
+                "src/b.rs:1:1",
+                "src/a.rs:12:2",
+                "weird"
+            ]),
+            "src/a.rs:3:1, 9:5; src/b.rs:1:1; src/a.rs:12:2; weird"
+        );
     }
 
     #[test]
