@@ -70,9 +70,15 @@ fn pi_extension_replaces_bash_results_with_the_compacted_text() {
         full_path.display()
     );
     let plain = format!("{}error: checksum mismatch\n", noise(300));
+    // pi shows 50,000 characters whole, so only what the rule calls noise goes (cargo's
+    // progress), never plain lines
+    let compiling: String = (0..300)
+        .map(|i| format!("   Compiling crate{i} v0.1.0\n"))
+        .collect();
+    let cargo_failed = format!("{compiling}error: checksum mismatch\n");
     let cases = json!({
         "plain": {"toolName": "bash", "input": {"command": "./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
-        "failed": {"toolName": "bash", "input": {"command": "cargo test"}, "content": [{"type": "text", "text": format!("{plain}\n\nCommand exited with code 101")}], "isError": true},
+        "failed": {"toolName": "bash", "input": {"command": "cargo test"}, "content": [{"type": "text", "text": format!("{cargo_failed}\n\nCommand exited with code 101")}], "isError": true},
         "truncated": {"toolName": "bash", "input": {"command": "./big.sh"}, "content": [{"type": "text", "text": shown}], "details": {"fullOutputPath": full_path.to_string_lossy()}, "isError": false},
         "wrapped": {"toolName": "bash", "input": {"command": "tokenjuice wrap --raw -- ./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
         "other_tool": {"toolName": "read", "input": {"path": "x"}, "content": [{"type": "text", "text": plain}], "isError": false},
@@ -111,7 +117,9 @@ console.log(JSON.stringify({{ ok: await drive(ext), broken: await drive(broken) 
     );
     let t = text("failed");
     assert!(
-        t.ends_with("Command exited with code 101") && t.contains("error: checksum mismatch"),
+        t.ends_with("Command exited with code 101")
+            && t.contains("error: checksum mismatch")
+            && t.len() * 3 < cargo_failed.len(),
         "{t}"
     );
     // pi prints its own exit line: no second one from tokenjuice
