@@ -24,6 +24,27 @@ pub struct HostCut {
     pub over_cut_lines: usize,
 }
 
+/// How much of an output a host shows whole: up to `chars` characters of a success and
+/// `fail_chars` of a failure (used as bytes: the lower bound), and, where the host also
+/// stops at a number of lines (pi and opencode: 2,000), at most `lines` lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Whole {
+    pub chars: u64,
+    pub fail_chars: u64,
+    pub lines: Option<u64>,
+}
+
+impl Whole {
+    /// A host that counts characters only.
+    pub const fn chars(chars: u64, fail_chars: u64) -> Whole {
+        Whole {
+            chars,
+            fail_chars,
+            lines: None,
+        }
+    }
+}
+
 impl HostCut {
     /// No limit.
     pub const NONE: HostCut = HostCut {
@@ -49,8 +70,8 @@ impl HostCut {
     /// The sizes (in characters, used as bytes: the lower bound) up to which the host shows
     /// an output whole, for a success and for a failure, when it cuts at all: nothing it
     /// would show should be cut by us.
-    pub fn shows_whole(&self) -> Option<(u64, u64)> {
-        (self.cut_chars != usize::MAX).then_some((
+    pub fn shows_whole(&self) -> Option<Whole> {
+        (self.cut_chars != usize::MAX).then_some(Whole::chars(
             self.cut_chars as u64,
             self.fail_cut_chars.min(self.cut_chars) as u64,
         ))

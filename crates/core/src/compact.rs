@@ -1,6 +1,7 @@
 //! The compaction pipeline: plan (normalize, classify, compile the winning rule),
 //! then stream bytes through a [`Session`] and finish into a [`CompactResult`].
 
+use crate::budget::Whole;
 use crate::classify::{self, Choice, RuleRef, FALLBACK_ID};
 use crate::normalize::{normalize, Normalized};
 use crate::reduce::engine::{EngineOptions, LineEngine};
@@ -30,10 +31,10 @@ pub struct Request<'a> {
     pub raw: bool,
     /// Filters and dedupe only; nothing is cut.
     pub no_omit: bool,
-    /// The host shows an output up to this many bytes whole (a success's, a failure's):
+    /// How much the host shows whole (a success's, a failure's size, and its line limit):
     /// nothing the host would have shown is cut (folding and noise filters still apply);
     /// past it, the usual cuts.
-    pub host_shows_whole: Option<(u64, u64)>,
+    pub host_shows_whole: Option<Whole>,
 }
 
 /// How the output will be produced.
@@ -56,7 +57,7 @@ pub struct Plan {
     pub others: Vec<(String, f64)>,
     pub no_omit: bool,
     /// See [`Request::host_shows_whole`].
-    pub host_shows_whole: Option<(u64, u64)>,
+    pub host_shows_whole: Option<Whole>,
     /// Problems met while planning (a broken rule was replaced by the fallback, …).
     pub warnings: Vec<String>,
     pub forced: bool,
@@ -279,7 +280,8 @@ impl Plan {
             &self.rule,
             EngineOptions {
                 no_omit: self.no_omit,
-                whole_bytes: self.host_shows_whole.map(|(ok, failed)| ok.max(failed)),
+                whole_bytes: self.host_shows_whole.map(|w| w.chars.max(w.fail_chars)),
+                whole_lines: self.host_shows_whole.and_then(|w| w.lines),
             },
         );
         let structured = self
@@ -521,7 +523,10 @@ impl<'p> Session<'p> {
         if self.plan.mode == Mode::Raw {
             return self.finish_raw(exit_code, fin);
         }
-        if let Some((_, failed)) = self.plan.host_shows_whole.filter(|_| exit_code != 0) {
+        if let Some(Whole {
+            fail_chars: failed, ..
+        }) = self.plan.host_shows_whole.filter(|_| exit_code != 0)
+        {
             // a failure the host would cut (Claude Code: over 10,000 characters): the usual
             // cuts after all
             self.engine.cut_past(failed);
@@ -1159,7 +1164,7 @@ mod tests {
         let text: String = (0..400)
             .map(|i| format!("error: {i:03} {}\nnote {i:03} {}\n", word(), word()))
             .collect();
-        let run = |whole: Option<(u64, u64)>, exit: i32| {
+        let run = |whole: Option<Whole>, exit: i32| {
             let req = Request {
                 tool_name: "exec",
                 command: Some("some-tool check"),
@@ -1181,16 +1186,27 @@ mod tests {
                 "{cut}"
             );
             // a host that shows 60,000 characters whole (the text is ~41 KB): every line stays
-            let whole = run(Some((60_000, 60_000)), exit);
+            let whole = run(Some(Whole::chars(60_000, 60_000)), exit);
             for i in [0, 150, 250, 399] {
                 assert!(whole.contains(&format!("error: {i:03} ")), "{i}: {whole}");
                 assert!(whole.contains(&format!("note {i:03} ")), "{i}: {whole}");
             }
             assert!(!whole.contains(" cut)"), "{whole}");
             // a host that shows 5,000 whole: the output is past it, so the usual cuts apply
-            assert_eq!(run(Some((5_000, 5_000)), exit), cut);
+            assert_eq!(run(Some(Whole::chars(5_000, 5_000)), exit), cut);
+            // a host that also stops at 500 lines (the text has 800): the usual cuts
+            let lines = Whole {
+                lines: Some(500),
+                ..Whole::chars(60_000, 60_000)
+            };
+            assert_eq!(run(Some(lines), exit), cut);
+            let lines = Whole {
+                lines: Some(800),
+                ..Whole::chars(60_000, 60_000)
+            };
+            assert_eq!(run(Some(lines), exit), whole);
             // Claude Code: 60,000 whole here, but a failure only 10,000
-            let claude = run(Some((60_000, 10_000)), exit);
+            let claude = run(Some(Whole::chars(60_000, 10_000)), exit);
             if exit == 0 {
                 assert_eq!(claude, whole);
             } else {

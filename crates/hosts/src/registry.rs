@@ -2,7 +2,7 @@
 //! matcher we hook, how the hook answers. Code elsewhere reads these rows; only what is
 //! truly different between hosts (an answer style, a file shape) is a variant.
 
-use tokenjuice_core::budget::HostCut;
+use tokenjuice_core::budget::{HostCut, Whole};
 use tokenjuice_hooks::homes::{self, UserHome};
 use tokenjuice_hooks::Host as Dialect;
 
@@ -127,9 +127,9 @@ pub struct HookSpec {
     pub cut: HostCut,
     /// Where `cut` is [`HostCut::NONE`] (tokenjuice's text replaces the host's result): the
     /// sizes up to which the host shows an output whole, a success's and a failure's (Copilot
-    /// CLI's ~20 KB preview threshold, pi's and opencode's 50 KB). Nothing it would have shown
+    /// CLI's ~20 KB preview threshold, pi's and opencode's 50 KB or 2,000 lines). Nothing it would have shown
     /// is cut; see [`HookSpec::shows_whole`].
-    pub whole: Option<(u64, u64)>,
+    pub whole: Option<Whole>,
     /// The host prints the exit status itself next to the output (Claude's `Exit code N`),
     /// so tokenjuice prints none.
     pub prints_exit: bool,
@@ -144,7 +144,7 @@ pub struct HookSpec {
 impl HookSpec {
     /// The subcommand the host calls.
     /// The sizes up to which the host shows an output whole (success, failure), if known.
-    pub fn shows_whole(&self) -> Option<(u64, u64)> {
+    pub fn shows_whole(&self) -> Option<Whole> {
         self.cut.shows_whole().or(self.whole)
     }
 
@@ -327,7 +327,12 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
         cut: HostCut::NONE,
-        whole: Some((50_000, 50_000)),
+        // 2,000 lines or 50 KB, whichever comes first, then a tail
+        whole: Some(Whole {
+            chars: 50_000,
+            fail_chars: 50_000,
+            lines: Some(2_000),
+        }),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -416,7 +421,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: None,
         proven: Some(("copilot", &["1.0"])),
         cut: HostCut::NONE,
-        whole: Some((20_000, 20_000)),
+        whole: Some(Whole::chars(20_000, 20_000)),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -537,7 +542,12 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
         cut: HostCut::NONE,
-        whole: Some((50_000, 50_000)),
+        // 2,000 lines or 50 KB, whichever comes first, then a tail
+        whole: Some(Whole {
+            chars: 50_000,
+            fail_chars: 50_000,
+            lines: Some(2_000),
+        }),
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",

@@ -262,6 +262,8 @@ pub struct EngineOptions {
     /// Nothing is cut while the output stays within this many bytes (a host that shows an
     /// output up to that size whole); past it the usual head, tail and kept lines apply.
     pub whole_bytes: Option<u64>,
+    /// … and within this many lines (pi and opencode stop at 2,000).
+    pub whole_lines: Option<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -295,6 +297,7 @@ pub struct LineEngine<'r> {
     /// Bytes of raw lines seen, and the size up to which nothing is cut.
     raw_bytes: u64,
     whole_bytes: Option<u64>,
+    whole_lines: Option<u64>,
 }
 
 impl<'r> LineEngine<'r> {
@@ -328,6 +331,7 @@ impl<'r> LineEngine<'r> {
             lower: Vec::new(),
             raw_bytes: 0,
             whole_bytes: opts.whole_bytes.filter(|_| !opts.no_omit),
+            whole_lines: opts.whole_lines,
         }
     }
 
@@ -409,6 +413,9 @@ impl<'r> LineEngine<'r> {
             if self.raw_bytes > cap {
                 // too big for the host to show whole: cut as usual from here on
                 self.cut_past(cap);
+            } else if self.whole_lines.is_some_and(|n| self.line_no > n) {
+                // too many lines for it
+                self.cut_past(0);
             }
         }
         let cleaned = self.clean(raw);
