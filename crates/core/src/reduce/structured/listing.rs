@@ -57,6 +57,23 @@ struct Item {
     long: Option<Long>,
 }
 
+/// Fewer symlinks whose size is their target's length than this keep their sizes.
+const MIN_LINK_SIZES: usize = 8;
+
+impl Item {
+    /// A symbolic link whose size ls gives is its target's length, said by the name
+    /// already (`28 … FileCheck-14 -> ../lib/llvm-14/bin/FileCheck`).
+    fn link_size_is_target(&self) -> bool {
+        self.long.as_ref().is_some_and(|l| {
+            l.mode.starts_with('l')
+                && self
+                    .name
+                    .split_once(" -> ")
+                    .is_some_and(|(_, target)| target.len().to_string() == l.size)
+        })
+    }
+}
+
 #[derive(Debug, Default)]
 struct Group {
     /// The action of zip/unzip/rsync for these entries (`adding: `), or empty.
@@ -481,6 +498,7 @@ impl Listing {
         let mut common_modes: Vec<(char, String)> = Vec::new();
         let mut common_date: Option<String> = None;
         let mut common_day: Option<String> = None;
+        let mut drop_link_sizes = false;
         if longs.len() >= 2 {
             // the owner most entries share is said once; the others show theirs
             let mut owners: Vec<(&str, usize)> = Vec::new();
@@ -546,6 +564,14 @@ impl Listing {
                 }
             }
             let mut note = Vec::new();
+            // the note saying so costs about as much as seven sizes
+            drop_link_sizes = self
+                .groups
+                .iter()
+                .flat_map(|g| &g.items)
+                .filter(|it| it.link_size_is_target())
+                .count()
+                >= MIN_LINK_SIZES;
             if let Some(o) = &common_owner {
                 match o.split_once(' ') {
                     Some((u, g)) if !g.contains(' ') => note.push(format!("owner {u}, group {g}")),
@@ -569,11 +595,14 @@ impl Listing {
                 .unwrap_or_default();
             if !note.is_empty() {
                 // ls -l has link counts; tar -tv and unzip -l have none
-                let links = if matches!(self.mode, Mode::Ls | Mode::Paths) {
-                    "; link counts dropped"
+                let mut links = if matches!(self.mode, Mode::Ls | Mode::Paths) {
+                    "; link counts dropped".to_string()
                 } else {
-                    ""
+                    String::new()
                 };
+                if drop_link_sizes {
+                    links.push_str("; a symlink's size (its target's length) dropped");
+                }
                 out.push(format!("[{} unless shown{day}{links}]", note.join("; ")));
             } else if !day.is_empty() {
                 out.push(format!("[{}]", &day[2..]));
@@ -641,7 +670,7 @@ impl Listing {
                         if common_owner.as_ref() != Some(&l.owner) && !l.owner.is_empty() {
                             parts.push(l.owner.clone());
                         }
-                        if ty != 'd' {
+                        if ty != 'd' && !(drop_link_sizes && it.link_size_is_target()) {
                             parts.push(l.size.clone());
                         }
                         match day_and_time(&l.date) {
@@ -1256,10 +1285,22 @@ drwxr-xr-x 5 dev staff 4096 Nov 20 10:00 src
 -rw-r--r-- 1 dev staff   88 Nov 20 10:00 package.json
 -rwxr-xr-x 1 dev staff   60 Nov 20 10:00 deploy.sh
 lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
+lrwxrwxrwx 1 dev staff   99 Nov 20 10:00 odd -> a
 ";
+        // seven more links, so the sizes go (fewer keep them: the note would cost more)
+        let links: String = (1..=7)
+            .map(|i| format!("lrwxrwxrwx 1 dev staff    9 Nov 20 10:00 v{i} -> lib/v{i}.so\n"))
+            .collect();
+        let text = format!("{text}{links}");
+        let text = text.as_str();
         let out = run("ls -l", text).unwrap();
         let t = out.lines.join("\n");
-        assert!(t.contains("[owner dev, group staff; mode -rw-r--r-- files, drwxr-xr-x dirs; modified Nov 20 10:00 unless shown; link counts dropped]"), "{t}");
+        assert!(t.contains("[owner dev, group staff; mode -rw-r--r-- files, drwxr-xr-x dirs; modified Nov 20 10:00 unless shown; link counts dropped; a symlink's size (its target's length) dropped]"), "{t}");
+        // a size that is not the target's length stays
+        assert!(
+            t.contains("\nmain.ts -> src/index.ts") && t.contains("\n99 odd -> a"),
+            "{t}"
+        );
         assert!(t.contains("\ndocs/\n"), "{t}");
         assert!(t.contains("\n120 README.md"), "{t}");
         assert!(t.contains("-rwxr-xr-x 60 deploy.sh"), "{t}");
@@ -1267,8 +1308,18 @@ lrwxrwxrwx 1 dev staff   12 Nov 20 10:00 main.ts -> src/index.ts
         assert!(!t.contains("total 16"), "{t}");
         // the one `total` is a fact of the header, not hidden noise
         assert_eq!(out.filtered, 0);
-        assert_eq!(out.facts[0], ("item".to_string(), 6));
+        assert_eq!(out.facts[0], ("item".to_string(), 14));
         assert_eq!(out.facts[1], ("total block".to_string(), 16));
+        let few = run(
+            "ls -l",
+            &text[..text.find("lrwxrwxrwx 1 dev staff    9").unwrap()],
+        )
+        .unwrap();
+        let t = few.lines.join("\n");
+        assert!(
+            t.contains("\n12 main.ts -> src/index.ts") && !t.contains("symlink"),
+            "{t}"
+        );
     }
 
     #[test]
