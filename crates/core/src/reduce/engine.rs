@@ -31,6 +31,8 @@ pub struct Entry {
     pub last_text: Option<String>,
     /// The second line of a similar run (shown when the run has exactly three lines).
     pub second_text: Option<String>,
+    /// What differs along a similar run, when it is one word.
+    pub vary: super::vary::Vary,
     pub count: u64,
     pub identical: bool,
     pub keep: bool,
@@ -236,6 +238,7 @@ impl Track {
             text,
             last_text: None,
             second_text: None,
+            vary: super::vary::Vary::Unknown(0),
             count: 1,
             identical: true,
             keep: e.keep,
@@ -658,6 +661,7 @@ impl<'r> LineEngine<'r> {
                     prev.last = e.line_no;
                     prev.keep |= e.keep;
                     if !identical && !blank {
+                        prev.vary.push(&prev.text, &e.text);
                         prev.identical = false;
                         if prev.count == 2 {
                             prev.second_text = Some(e.text.to_string());
@@ -666,8 +670,13 @@ impl<'r> LineEngine<'r> {
                         let last = prev.last_text.get_or_insert_with(String::new);
                         last.clear();
                         last.push_str(&e.text);
-                    } else if prev.count == 2 {
-                        prev.second_text = Some(e.text.to_string());
+                    } else {
+                        if !blank {
+                            prev.vary.again(&prev.text);
+                        }
+                        if prev.count == 2 {
+                            prev.second_text = Some(e.text.to_string());
+                        }
                     }
                     return;
                 }

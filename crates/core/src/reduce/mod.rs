@@ -8,3 +8,4 @@ pub mod shape;
 pub mod signal;
 pub mod structured;
 pub mod text;
+pub mod vary;

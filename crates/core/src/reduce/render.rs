@@ -151,8 +151,9 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         }
     } else if e.count > 3 {
         body.folded += e.count - 2;
+        let what = e.vary.said(e.count).unwrap_or_default();
         body.lines
-            .push(format!("... {} similar lines ...", e.count - 2));
+            .push(format!("... {} similar lines{what} ...", e.count - 2));
     }
     if let Some(last) = &e.last_text {
         body.lines.push(last.clone());
@@ -205,6 +206,7 @@ mod tests {
             text: format!("line {n}"),
             last_text: None,
             second_text: None,
+            vary: crate::reduce::vary::Vary::Unknown(0),
             count: 1,
             identical: true,
             keep: false,

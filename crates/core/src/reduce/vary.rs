@@ -1,0 +1,341 @@
+//! What differs along a run of similar lines, when it is one word at one place.
+//!
+//! A run of similar lines is shown as its first line, `... N similar lines ...` and its last
+//! line. When every line of the run is the first line with one word changed (`downloading
+//! chunk 7 of 300`, `warning: unused variable x17`), that word is the only fact the fold
+//! would drop, and it is cheap to keep: the marker then names it, as a number running
+//! without a gap (`the number running 2…299`) or as the list of the words in between
+//! (`the part that differs: x2, x3, …`), up to [`MAX_LISTED`] characters.
+
+/// Most characters of words listed for one run; past it only a counter is said.
+pub const MAX_LISTED: usize = 600;
+
+/// The state of one run.
+#[derive(Debug, Clone)]
+pub enum Vary {
+    /// Only lines equal to the first so far: how many after it.
+    Unknown(u64),
+    /// The lines differ in more than one word: nothing more is said than the count.
+    Gone,
+    Word(Box<Word>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Word {
+    /// Bytes of the first line before and after the word.
+    prefix: usize,
+    suffix: usize,
+    /// The words of the second line on, comma-separated, while under [`MAX_LISTED`].
+    listed: Option<String>,
+    /// Where the last word starts in `listed` (the last line is shown whole).
+    last_start: usize,
+    /// The word of the second line, and of the line before the last one seen.
+    second: String,
+    before_last: String,
+    last: String,
+    /// The last word as a number, while every word is one more than the one before.
+    counting: Option<u64>,
+}
+
+impl Default for Vary {
+    fn default() -> Self {
+        Vary::Unknown(0)
+    }
+}
+
+/// Bytes that make up a word with `at`, the first byte that differs: a difference inside a
+/// number is a difference of the number (`module7` and `module8` differ in `7` and `8`),
+/// any other one of the whole word.
+fn word_byte(at: u8) -> fn(u8) -> bool {
+    if at.is_ascii_digit() {
+        |b: u8| b.is_ascii_digit()
+    } else {
+        |b: u8| b.is_ascii_alphanumeric()
+    }
+}
+
+/// `(prefix, suffix)`: the bytes `a` and `b` share at the start and at the end, widened to
+/// whole words, when what is left in each is one word (no space), and not empty.
+fn one_word_apart(a: &str, b: &str) -> Option<(usize, usize)> {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let mut p = x.iter().zip(y).take_while(|(m, n)| m == n).count();
+    let digits = |t: &[u8], i: usize| t.get(i).is_some_and(u8::is_ascii_digit);
+    // both sides differ in a digit: the number is the word
+    let within = word_byte(if digits(x, p) && digits(y, p) {
+        b'0'
+    } else {
+        b'a'
+    });
+    while p > 0 && (within(x[p - 1]) || !a.is_char_boundary(p) || !b.is_char_boundary(p)) {
+        p -= 1;
+    }
+    let room = x.len().min(y.len()) - p;
+    let mut s = x
+        .iter()
+        .rev()
+        .zip(y.iter().rev())
+        .take(room)
+        .take_while(|(m, n)| m == n)
+        .count();
+    let end_digits = s < room && digits(x, x.len() - s - 1) && digits(y, y.len() - s - 1);
+    let within = word_byte(if end_digits { b'0' } else { b'a' });
+    while s > 0
+        && (within(x[x.len() - s])
+            || !a.is_char_boundary(x.len() - s)
+            || !b.is_char_boundary(y.len() - s))
+    {
+        s -= 1;
+    }
+    let ok = |t: &str, p: usize, s: usize| {
+        let w = &t[p..t.len() - s];
+        !w.is_empty() && !w.contains(char::is_whitespace)
+    };
+    (ok(a, p, s) && ok(b, p, s)).then_some((p, s))
+}
+
+impl Vary {
+    /// Takes a line equal to the one before it.
+    pub fn again(&mut self, first: &str) {
+        match self {
+            Vary::Unknown(n) => *n += 1,
+            Vary::Gone => {}
+            Vary::Word(w) => {
+                let last = w.last.clone();
+                let line = format!(
+                    "{}{last}{}",
+                    &first[..w.prefix],
+                    &first[first.len() - w.suffix..]
+                );
+                self.push(first, &line);
+            }
+        }
+    }
+
+    /// Takes the next line of a run whose first line is `first`.
+    pub fn push(&mut self, first: &str, line: &str) {
+        match self {
+            Vary::Gone => {}
+            Vary::Unknown(same) => {
+                let same = *same;
+                *self = match one_word_apart(first, line) {
+                    Some((prefix, suffix)) => {
+                        let w0 = &first[prefix..first.len() - suffix];
+                        let w1 = &line[prefix..line.len() - suffix];
+                        let counting = match (w0.parse::<u64>(), w1.parse::<u64>()) {
+                            (Ok(a), Ok(b)) if same == 0 && a.checked_add(1) == Some(b) => Some(b),
+                            _ => None,
+                        };
+                        // the lines equal to the first one come first
+                        let mut listed = String::new();
+                        for _ in 0..same.min(MAX_LISTED as u64) {
+                            listed.push_str(w0);
+                            listed.push_str(", ");
+                        }
+                        let last_start = listed.len();
+                        listed.push_str(w1);
+                        let listed = (listed.len() <= MAX_LISTED).then_some(listed);
+                        if listed.is_none() && counting.is_none() {
+                            *self = Vary::Gone;
+                            return;
+                        }
+                        Vary::Word(Box::new(Word {
+                            prefix,
+                            suffix,
+                            listed,
+                            last_start,
+                            second: if same > 0 { w0 } else { w1 }.to_string(),
+                            before_last: w0.to_string(),
+                            last: w1.to_string(),
+                            counting,
+                        }))
+                    }
+                    None => Vary::Gone,
+                }
+            }
+            Vary::Word(w) => {
+                let fits = line.len() > w.prefix + w.suffix
+                    && line.as_bytes()[..w.prefix] == first.as_bytes()[..w.prefix]
+                    && line.as_bytes()[line.len() - w.suffix..]
+                        == first.as_bytes()[first.len() - w.suffix..]
+                    && line.is_char_boundary(w.prefix)
+                    && line.is_char_boundary(line.len() - w.suffix);
+                let word = fits.then(|| &line[w.prefix..line.len() - w.suffix]);
+                let Some(word) = word.filter(|t| !t.contains(char::is_whitespace)) else {
+                    *self = Vary::Gone;
+                    return;
+                };
+                w.counting = w
+                    .counting
+                    .filter(|n| word.parse::<u64>().ok() == n.checked_add(1))
+                    .map(|n| n + 1);
+                if let Some(l) = &mut w.listed {
+                    if l.len() + word.len() + 2 > MAX_LISTED {
+                        w.listed = None;
+                    } else {
+                        w.last_start = l.len() + 2;
+                        l.push_str(", ");
+                        l.push_str(word);
+                    }
+                }
+                w.before_last = std::mem::replace(&mut w.last, word.to_string());
+                if w.listed.is_none() && w.counting.is_none() {
+                    *self = Vary::Gone;
+                }
+            }
+        }
+    }
+
+    /// What the marker of a run of `count` lines says after `N similar lines` (the first and
+    /// the last line are shown), when one word is all that differs.
+    pub fn said(&self, count: u64) -> Option<String> {
+        let Vary::Word(w) = self else {
+            return None;
+        };
+        if count < 4 {
+            return None;
+        }
+        if w.counting.is_some() {
+            return Some(format!(
+                ", the number running {}…{}",
+                w.second, w.before_last
+            ));
+        }
+        let listed = w.listed.as_ref()?;
+        // a word said several times in a row: `29 ×4`
+        let mut parts: Vec<(&str, u64)> = Vec::new();
+        for word in listed[..w.last_start.saturating_sub(2)].split(", ") {
+            match parts.last_mut() {
+                Some((last, n)) if *last == word => *n += 1,
+                _ => parts.push((word, 1)),
+            }
+        }
+        let said: Vec<String> = parts
+            .iter()
+            .map(|(word, n)| match n {
+                1 => (*word).to_string(),
+                n => format!("{word} ×{n}"),
+            })
+            .collect();
+        Some(format!(", the part that differs: {}", said.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(lines: &[&str]) -> Option<String> {
+        let mut v = Vary::default();
+        for l in &lines[1..] {
+            v.push(lines[0], l);
+        }
+        v.said(lines.len() as u64)
+    }
+
+    #[test]
+    fn a_counter_is_said_as_a_range() {
+        let lines: Vec<String> = (1..=300)
+            .map(|i| format!("downloading chunk {i} of 300"))
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(run(&refs).as_deref(), Some(", the number running 2…299"));
+        // zero-padded numbers keep their form
+        let lines: Vec<String> = (7..=20).map(|i| format!("img_{i:04}.png ok")).collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(
+            run(&refs).as_deref(),
+            Some(", the number running 0008…0019")
+        );
+    }
+
+    #[test]
+    fn other_words_are_listed_between_the_first_and_the_last() {
+        let said = run(&[
+            "warning: unused variable `x1`",
+            "warning: unused variable `y`",
+            "warning: unused variable `total_7`",
+            "warning: unused variable `z`",
+        ]);
+        assert_eq!(said.as_deref(), Some(", the part that differs: y, total_7"));
+        // a gap in a counter: listed
+        assert_eq!(
+            run(&["step 1 done", "step 2 done", "step 4 done", "step 5 done"]).as_deref(),
+            Some(", the part that differs: 2, 4")
+        );
+    }
+
+    #[test]
+    fn lines_equal_to_the_first_count_and_a_word_repeated_is_said_once() {
+        let mut v = Vary::default();
+        let first = "09:00:28 ERROR redis: connect refused";
+        v.again(first);
+        v.again(first);
+        for l in [
+            "09:00:29 ERROR redis: connect refused",
+            "09:00:29 ERROR redis: connect refused",
+            "09:00:30 ERROR redis: connect refused",
+        ] {
+            v.push(first, l);
+        }
+        assert_eq!(
+            v.said(6).as_deref(),
+            Some(", the part that differs: 28 ×2, 29 ×2")
+        );
+    }
+
+    #[test]
+    fn a_number_inside_a_word_counts() {
+        let lines: Vec<String> = (1..=29).map(|i| format!("  module{i} ok")).collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(run(&refs).as_deref(), Some(", the number running 2…28"));
+        // a letter that differs still takes the whole word
+        assert_eq!(
+            run(&["use ab1", "use ac1", "use ad1", "use ae1"]).as_deref(),
+            Some(", the part that differs: ac1, ad1")
+        );
+    }
+
+    #[test]
+    fn two_places_or_spaces_say_nothing_more() {
+        assert_eq!(
+            run(&[
+                "GET /a 200 10ms",
+                "GET /b 200 12ms",
+                "GET /c 200 9ms",
+                "GET /d 200 1ms"
+            ]),
+            None
+        );
+        assert_eq!(run(&["copy a b", "copy a b c", "copy a", "copy a d"]), None);
+        // a third line that differs elsewhere ends it
+        assert_eq!(
+            run(&["unit 1 ok", "unit 2 ok", "unit 3 FAILED", "unit 4 ok"]),
+            None
+        );
+        // three lines are shown whole anyway
+        assert_eq!(run(&["n 1", "n 2", "n 3"]), None);
+    }
+
+    #[test]
+    fn a_long_list_becomes_a_count_and_a_counter_survives_it() {
+        let words: Vec<String> = (0..400)
+            .map(|i| format!("item {}x ok", i * 37 % 1000))
+            .collect();
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        assert_eq!(run(&refs), None);
+        let nums: Vec<String> = (0..5000).map(|i| format!("line {i}")).collect();
+        let refs: Vec<&str> = nums.iter().map(String::as_str).collect();
+        assert_eq!(run(&refs).as_deref(), Some(", the number running 1…4998"));
+    }
+
+    #[test]
+    fn multibyte_text_never_splits_a_character() {
+        assert_eq!(
+            run(&["café 1 é", "café 2 é", "café 3 é", "café 4 é"]).as_deref(),
+            Some(", the number running 2…3")
+        );
+        // lines that differ inside a two-byte character
+        let _ = run(&["é1", "è2", "ê3", "ë4"]);
+        let _ = run(&["aé", "aè", "aê", "aë"]);
+    }
+}
