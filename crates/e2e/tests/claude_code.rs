@@ -91,7 +91,7 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     });
     // a failing command's output over 10,000 characters: Claude cuts it in the middle; ours
     // stays under that cut (so Claude never cuts it blindly) and keeps both ends
-    scs.push(scenarios::failing_over_10k());
+    scs.push(scenarios::failing_over_10k_cut_by_host());
     scs.extend(scenarios::latency());
     let failing_19k = scs
         .iter()

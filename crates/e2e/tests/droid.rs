@@ -129,7 +129,7 @@ fn droid_model_reads_compacted_output_and_nothing_else_changes() {
         ]),
     });
     // a failing command's output over 10,000 characters (Claude Code cuts those)
-    scs.push(scenarios::failing_over_10k());
+    scs.push(scenarios::failing_over_10k_cut_by_host());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "droid",
