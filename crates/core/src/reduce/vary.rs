@@ -334,8 +334,14 @@ mod tests {
             run(&["café 1 é", "café 2 é", "café 3 é", "café 4 é"]).as_deref(),
             Some(", the number running 2…3")
         );
-        // lines that differ inside a two-byte character
-        let _ = run(&["é1", "è2", "ê3", "ë4"]);
-        let _ = run(&["aé", "aè", "aê", "aë"]);
+        // lines that differ inside a two-byte character: the whole character is the word's
+        assert_eq!(
+            run(&["é1", "è2", "ê3", "ë4"]).as_deref(),
+            Some(", the part that differs: è2, ê3")
+        );
+        assert_eq!(
+            run(&["aé", "aè", "aê", "aë"]).as_deref(),
+            Some(", the part that differs: aè, aê")
+        );
     }
 }
