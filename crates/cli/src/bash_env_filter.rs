@@ -244,18 +244,27 @@ fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
             host_prints_exit: true,
             ..Finish::default()
         };
-        let (_, result) = compact_text(&req, &rules.rules, raw, code, &fin);
+        let (plan, result) = compact_text(&req, &rules.rules, raw, code, &fin);
         if result.compaction.passed_through() {
             return None;
         }
+        let how = "rerun it through `tokenjuice wrap --raw --` for all";
+        let raw = String::from_utf8_lossy(raw);
+        let cut = host_cut(host);
+        // a line reduction of an output the host cuts: made of the lines the host shows
+        match tokenjuice_core::host_view::for_host(&plan, &result, &raw, &cut, code, true, how) {
+            Some(tokenjuice_core::host_view::ForHost::Text(t)) => return Some(t),
+            Some(tokenjuice_core::host_view::ForHost::Raw) => return None,
+            None => {}
+        }
         budget::fit_to_host(
             &result.inline_text,
-            &String::from_utf8_lossy(raw),
+            &raw,
             usize::try_from(result.stats.raw_chars).unwrap_or(usize::MAX),
             result.stats.raw_tokens,
-            &host_cut(host),
+            &cut,
             code != 0,
-            "rerun it through `tokenjuice wrap --raw --` for all",
+            how,
         )
     });
     text.ok().flatten()

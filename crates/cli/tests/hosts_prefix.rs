@@ -397,14 +397,17 @@ fn install_keeps_the_users_prefix_running_doctor_proves_it_and_uninstall_gives_i
 
 #[test]
 fn the_hosts_own_output_limit_settings_move_the_cut() {
-    // 400 distinct error lines: kept by the reduction, far over the limits set below
-    let noisy = "python3 -c \"import random; random.seed(7); [print('error: ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40))) for _ in range(400)]\"";
+    // 400 distinct coloured error lines (22,800 characters): over the limits set below,
+    // under the default 30,000. Over a limit the host shows a preview of the start; what
+    // tokenjuice gives is those lines, colour codes removed, in fewer tokens
+    let noisy = "python3 -c \"import random; random.seed(7); [print('\\x1b[31merror:\\x1b[0m ' + ''.join(random.choice('abcdefghijklmnop') for _ in range(40))) for _ in range(400)]\"";
+    let first = "error: kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp";
     // CodeBuddy reads BASH_MAX_OUTPUT_LENGTH from its environment
     let w = World::new();
     let dir = root(&w);
     let env = [
         ("CODEBUDDY_SESSION_ID", "x"),
-        ("BASH_MAX_OUTPUT_LENGTH", "600"),
+        ("BASH_MAX_OUTPUT_LENGTH", "6000"),
     ];
     let o = prefix(
         &w,
@@ -415,8 +418,8 @@ fn the_hosts_own_output_limit_settings_move_the_cut() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.chars().count() < 600, "{} chars: {out}", out.len());
-    assert!(out.contains("tokenjuice"), "{out}");
+    assert!(out.chars().count() < 2000, "{} chars: {out}", out.len());
+    assert!(out.contains("tokenjuice") && out.contains(first), "{out}");
     // Claude Code reads bashOutputMaxChars from its settings (here the project's; 4,000 is
     // its least): an output over it would be a 2 KB preview, so ours stays under that
     let w = World::new();
@@ -430,7 +433,10 @@ fn the_hosts_own_output_limit_settings_move_the_cut() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.chars().count() <= 2000, "{} chars: {out}", out.len());
-    assert!(out.contains("tokenjuice cat"), "{out}");
+    assert!(
+        out.contains("tokenjuice cat") && out.contains(first),
+        "{out}"
+    );
     // without the setting, Claude's default 30,000 leaves room for the whole reduction
     let w = World::new();
     let dir = root(&w);

@@ -1,11 +1,13 @@
 //! Fitting a reduction under a host's own output limit, so the host never truncates it.
 //!
 //! Agents cut long tool output themselves (Claude Code keeps a 2 KB preview of outputs over
-//! 30,000 characters; Codex keeps ~10 k; Droid 30 head + 30 tail lines). A reduction that
-//! stays above such a cut would be cut again by the host, blindly. [`fit`] keeps whole lines
-//! from the start and the end of the reduction (where the summary, the facts line and the
-//! last errors are) and puts one marker line between them saying how much was cut and how
-//! to get it back.
+//! 30,000 characters and the first and last 5,000 characters of a failure over 10,000;
+//! Droid a summary of keyword lines). A reduction that stays above such a cut would be cut
+//! again by the host, blindly. [`fit`] keeps whole lines from the start and the end of the
+//! reduction (where the summary, the facts line and the last errors are) and puts one marker
+//! line between them saying how much was cut and how to get it back. [`HostCut::view`] says
+//! which lines of an output the host itself would show, so that a reduction can be made of
+//! them (see `crate::host_view`).
 
 /// A host's limits, in characters (the unit hosts count in) or lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,9 +21,35 @@ pub struct HostCut {
     pub fail_over_cut_keeps: usize,
     /// A line budget (Gemini's `read_file` reads 2,000 lines); `usize::MAX` when none.
     pub max_lines: usize,
-    /// Over the cut the host shows this many lines from each end (Droid: 30), then at most
-    /// `over_cut_keeps` characters of them; 0: the first `over_cut_keeps` characters.
-    pub over_cut_lines: usize,
+    /// What the host shows of an output over the cut, for a success and for a failure.
+    pub shape: CutShape,
+    pub fail_shape: CutShape,
+}
+
+/// What a host shows of an output over its cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutShape {
+    /// Not known exactly (the host keeps some of its start and end, in tokens): its first
+    /// `over_cut_keeps` characters stand for what it shows, when counting tokens.
+    Approx,
+    /// Its first `over_cut_keeps` characters (a preview: Claude Code and CodeBuddy over
+    /// 30,000 characters).
+    Start,
+    /// Its first `head` and last `tail` characters; when `capped`, of its first `cut_chars`
+    /// only (Claude Code 2.1.330 keeps the first 30,000 characters of a failure, then shows
+    /// the first and last 5,000 of them when over 10,000).
+    Ends {
+        head: usize,
+        tail: usize,
+        capped: bool,
+    },
+    /// Droid's summary of a command's output (as its 0.225 bundle does it): an output over
+    /// 16 KiB is first cut to its first and last 8 KiB; what is left, when over 12,000
+    /// characters, becomes the lines holding a keyword with 10 lines around each and the
+    /// first and last 30 lines (a broad keyword list; else error words only, when that is
+    /// what fits in 12,000 characters), else lines taken from both ends in turn up to
+    /// 12,000 characters.
+    DroidSummary,
 }
 
 /// How much of an output a host shows whole: up to `chars` characters of a success and
@@ -53,7 +81,8 @@ impl HostCut {
         fail_cut_chars: usize::MAX,
         fail_over_cut_keeps: usize::MAX,
         max_lines: usize::MAX,
-        over_cut_lines: 0,
+        shape: CutShape::Approx,
+        fail_shape: CutShape::Approx,
     };
 
     /// How many characters of an output of `raw_chars` the host shows when it cuts it (its
@@ -64,7 +93,7 @@ impl HostCut {
         } else {
             (self.cut_chars, self.over_cut_keeps)
         };
-        (raw_chars > cut).then_some(keeps)
+        (raw_chars > cut).then_some(keeps.min(cut))
     }
 
     /// The sizes (in characters, used as bytes: the lower bound) up to which the host shows
@@ -82,18 +111,102 @@ impl HostCut {
     /// `None` when the host shows it whole.
     pub fn preview(&self, raw: &str, raw_chars: usize, failed: bool) -> Option<String> {
         let keep = self.preview_chars(raw_chars, failed)?;
-        let n = self.over_cut_lines;
-        let lines: Vec<&str> = raw.lines().collect();
-        let shown = if n > 0 && lines.len() > 2 * n {
-            let mut v = lines[..n].to_vec();
-            v.extend_from_slice(&lines[lines.len() - n..]);
-            v.join("\n")
-        } else {
-            raw.to_string()
-        };
-        Some(shown.chars().take(keep).collect())
+        if matches!(self.shape_for(failed), CutShape::Start | CutShape::Approx) {
+            return Some(raw.chars().take(keep).collect());
+        }
+        let lines = split_lines(raw);
+        let view = self.view_of(&lines, raw.chars().count(), failed)?;
+        let mut out: Vec<&str> = Vec::new();
+        let mut at = 0;
+        for r in &view {
+            if r.start > at {
+                out.push("[...]");
+            }
+            out.extend_from_slice(&lines[r.clone()]);
+            at = r.end;
+        }
+        if at < lines.len() {
+            out.push("[...]");
+        }
+        Some(out.join("\n"))
     }
 
+    fn shape_for(&self, failed: bool) -> CutShape {
+        if failed {
+            self.fail_shape
+        } else {
+            self.shape
+        }
+    }
+
+    /// The lines of `raw` (the whole output) the host shows when it cuts it, as ranges of
+    /// line indexes (lines split at `\n`, a final newline ending the last line), in order;
+    /// a line the host shows only part of counts as shown. `None` when the host shows the
+    /// output whole, or what it shows is not known exactly ([`CutShape::Approx`]).
+    pub fn view(&self, raw: &str, failed: bool) -> Option<Vec<std::ops::Range<usize>>> {
+        if self.shape_for(failed) == CutShape::Approx {
+            return None;
+        }
+        let lines = split_lines(raw);
+        self.view_of(&lines, raw.chars().count(), failed)
+    }
+
+    fn view_of(
+        &self,
+        lines: &[&str],
+        raw_chars: usize,
+        failed: bool,
+    ) -> Option<Vec<std::ops::Range<usize>>> {
+        let keep = self.preview_chars(raw_chars, failed)?;
+        let char_lens = || lines.iter().map(|l| l.chars().count() + 1);
+        Some(match self.shape_for(failed) {
+            CutShape::Start | CutShape::Approx => {
+                let mut at = 0;
+                let n = char_lens()
+                    .take_while(|c| {
+                        let starts = at;
+                        at += c;
+                        starts < keep
+                    })
+                    .count();
+                std::iter::once(0..n).collect()
+            }
+            CutShape::Ends {
+                head: first,
+                tail: last,
+                capped,
+            } => {
+                // the characters the host cuts from: all, or its first `cut_chars`
+                let len = if capped {
+                    raw_chars.min(self.cut_chars)
+                } else {
+                    raw_chars
+                };
+                let mut at = 0;
+                let mut head = 0;
+                let mut tail_from = lines.len();
+                let mut tail_to = lines.len();
+                for (i, c) in char_lens().enumerate() {
+                    if at < first {
+                        head = i + 1;
+                    }
+                    if at + c > len.saturating_sub(last) && tail_from == lines.len() {
+                        tail_from = i;
+                    }
+                    if at >= len && tail_to == lines.len() {
+                        tail_to = i;
+                    }
+                    at += c;
+                }
+                if tail_from <= head {
+                    std::iter::once(0..tail_to.max(head)).collect()
+                } else {
+                    vec![0..head, tail_from..tail_to]
+                }
+            }
+            CutShape::DroidSummary => droid::view(lines)?,
+        })
+    }
     /// How many characters our text for this output may have: never more than the raw
     /// output had, and under the host's cut; when the raw output was over the cut, no more
     /// than what the host would have shown of it.
@@ -108,6 +221,235 @@ impl HostCut {
         } else {
             raw_chars.min(cut.saturating_sub(1))
         }
+    }
+}
+
+/// `raw` split into lines at `\n`; a final newline ends the last line (no empty line after).
+pub fn split_lines(raw: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = raw.split('\n').collect();
+    if v.len() > 1 && v.last() == Some(&"") {
+        v.pop();
+    }
+    v
+}
+
+/// Droid's summary of a command's output, as its 0.225 bundle makes it (the rules and the
+/// keyword lists are facts about that host; see [`CutShape::DroidSummary`]).
+mod droid {
+    use std::ops::Range;
+
+    /// Past this many bytes the output is cut to its two ends first.
+    const BYTES: usize = 16_384;
+    /// Characters up to which the (cut) output is shown whole.
+    const CHARS: usize = 12_000;
+    /// Longer lines are shown with their middle cut.
+    const LINE_CHARS: usize = 600;
+    const CONTEXT: usize = 10;
+    const ENDS: usize = 30;
+    const ERROR_WORDS: &[&str] = &[
+        "error",
+        "fail",
+        "exception",
+        "crash",
+        "fatal",
+        "panic",
+        "critical",
+        "test failed",
+        "build failed",
+        "compilation error",
+    ];
+    const MORE_WORDS: &[&str] = &[
+        "warning",
+        "warn",
+        "test passed",
+        "passing",
+        "failing",
+        "assertions",
+        "expect",
+        "cannot compile",
+        "undefined reference",
+        "success",
+        "succeeded",
+        "completed successfully",
+        "passed",
+        "status:",
+        "exit code",
+        "terminated",
+        "killed",
+        "lint error",
+        "style error",
+        "format error",
+        "prettier",
+        "listening on",
+        "server started",
+        "connected to",
+        "connection refused",
+        "port",
+        "endpoint",
+        "api",
+        "request",
+        "response",
+        "status code",
+        "debug",
+        "trace",
+        "info",
+        "npm",
+        "yarn",
+        "webpack",
+        "babel",
+        "eslint",
+        "jest",
+        "mocha",
+        "pytest",
+        "go test",
+        "cargo test",
+        "rspec",
+        "gradle",
+        "maven",
+    ];
+
+    /// One line Droid works on: an index into the output's lines, or its own marker.
+    type Seen = Option<usize>;
+
+    fn shown_chars(line: &str) -> usize {
+        line.chars().count().min(LINE_CHARS)
+    }
+
+    pub fn view(lines: &[&str]) -> Option<Vec<Range<usize>>> {
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        // the lines Droid reads: all, or those of its first and last 8 KiB with its marker
+        let seen: Vec<Seen> = if bytes > BYTES {
+            let half = BYTES / 2;
+            let mut v = Vec::new();
+            let mut at = 0;
+            let mut starts = Vec::with_capacity(lines.len());
+            for l in lines {
+                starts.push(at);
+                at += l.len() + 1;
+            }
+            v.extend((0..lines.len()).filter(|&i| starts[i] < half).map(Some));
+            // its marker, with a blank line before and after
+            v.extend([None, None, None]);
+            v.extend(
+                (0..lines.len())
+                    .filter(|&i| starts[i] > bytes - half)
+                    .map(Some),
+            );
+            v
+        } else {
+            (0..lines.len()).map(Some).collect()
+        };
+        // Droid measures and searches the text with its colour codes removed
+        let texts: Vec<std::borrow::Cow<'_, str>> = seen
+            .iter()
+            .enumerate()
+            .map(|(k, s)| match s {
+                Some(i) => crate::reduce::text::strip_ansi(lines[*i]),
+                None if seen.get(k + 1) == Some(&None) && k > 0 && seen[k - 1].is_none() => {
+                    "[... truncated bytes from middle section ...]".into()
+                }
+                None => "".into(),
+            })
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(|t| t.as_ref()).collect();
+        let total: usize = texts.iter().map(|t| shown_chars(t) + 1).sum();
+        if total <= CHARS {
+            return Some(ranges(&seen));
+        }
+        for words in [&[ERROR_WORDS, MORE_WORDS][..], &[ERROR_WORDS][..]] {
+            let picked = pick(&texts, words);
+            if length(&texts, &picked) <= CHARS {
+                let chosen: Vec<Seen> = seen
+                    .iter()
+                    .zip(&picked)
+                    .filter(|(_, p)| **p)
+                    .map(|(s, _)| *s)
+                    .collect();
+                return Some(ranges(&chosen));
+            }
+        }
+        // lines from both ends in turn
+        let room = CHARS.saturating_sub(40);
+        let (mut lo, mut hi) = (0usize, seen.len());
+        let mut used = 0;
+        let mut take_head = true;
+        while lo < hi {
+            let i = if take_head { lo } else { hi - 1 };
+            let c = texts[i].chars().count() + 1;
+            if used + c > room {
+                break;
+            }
+            used += c;
+            if take_head {
+                lo += 1;
+            } else {
+                hi -= 1;
+            }
+            take_head = !take_head;
+        }
+        let chosen: Vec<Seen> = seen[..lo].iter().chain(&seen[hi..]).copied().collect();
+        Some(ranges(&chosen))
+    }
+
+    fn has_word(line: &str, words: &[&[&str]]) -> bool {
+        let lower = line.to_lowercase();
+        words.iter().any(|ws| ws.iter().any(|w| lower.contains(w)))
+    }
+
+    /// Which seen lines Droid keeps for `words`: each with one, 10 lines around it, and the
+    /// first and last 30.
+    fn pick(texts: &[&str], words: &[&[&str]]) -> Vec<bool> {
+        let n = texts.len();
+        let mut keep = vec![false; n];
+        for (i, t) in texts.iter().enumerate() {
+            if has_word(t, words) {
+                for k in keep
+                    .iter_mut()
+                    .take((i + CONTEXT).min(n - 1) + 1)
+                    .skip(i.saturating_sub(CONTEXT))
+                {
+                    *k = true;
+                }
+            }
+        }
+        for k in keep.iter_mut().take(ENDS) {
+            *k = true;
+        }
+        for k in keep.iter_mut().skip(n.saturating_sub(ENDS)) {
+            *k = true;
+        }
+        keep
+    }
+
+    /// The length of Droid's text for the picked lines, with its `[... N lines skipped ...]`
+    /// markers.
+    fn length(texts: &[&str], picked: &[bool]) -> usize {
+        let mut len = 0;
+        let mut gap = false;
+        for (t, p) in texts.iter().zip(picked) {
+            if *p {
+                if gap {
+                    len += 28;
+                }
+                gap = false;
+                len += shown_chars(t) + 1;
+            } else {
+                gap = true;
+            }
+        }
+        len + if gap { 28 } else { 0 }
+    }
+
+    /// Output line indexes as ranges (Droid's own marker left out).
+    fn ranges(seen: &[Seen]) -> Vec<Range<usize>> {
+        let mut out: Vec<Range<usize>> = Vec::new();
+        for i in seen.iter().flatten() {
+            match out.last_mut() {
+                Some(r) if r.end == *i => r.end += 1,
+                _ => out.push(*i..*i + 1),
+            }
+        }
+        out
     }
 }
 
@@ -256,7 +598,8 @@ mod tests {
             fail_cut_chars: 30_000,
             fail_over_cut_keeps: 2_000,
             max_lines: usize::MAX,
-            over_cut_lines: 0,
+            shape: CutShape::Start,
+            fail_shape: CutShape::Start,
         };
         assert_eq!(c.budget(500, false), 500);
         assert_eq!(c.budget(30_000, false), 29_999);
@@ -264,23 +607,24 @@ mod tests {
         assert_eq!(HostCut::NONE.budget(7, true), 7);
     }
 
-    /// Droid's shape: whole up to 10,000 characters, else 30 lines from each end.
+    /// Droid's shape: whole up to 12,000 characters, else its summary.
     const LINES: HostCut = HostCut {
-        cut_chars: 10_000,
+        cut_chars: 12_000,
         over_cut_keeps: 12_000,
-        fail_cut_chars: 10_000,
+        fail_cut_chars: 12_000,
         fail_over_cut_keeps: 12_000,
         max_lines: usize::MAX,
-        over_cut_lines: 30,
+        shape: CutShape::DroidSummary,
+        fail_shape: CutShape::DroidSummary,
     };
 
     #[test]
     fn a_line_preview_is_the_first_and_last_lines() {
         let raw = numbered(5000);
         let p = LINES.preview(&raw, raw.chars().count(), false).unwrap();
-        assert_eq!(p.lines().count(), 60);
+        assert_eq!(p.lines().count(), 61);
         assert!(p.starts_with("line 1\n") && p.ends_with("line 5000"));
-        assert!(p.contains("line 30\nline 4971\n"));
+        assert!(p.contains("line 30\n[...]\nline 4971\n"));
         let small = numbered(100);
         assert_eq!(LINES.preview(&small, small.chars().count(), false), None);
     }

@@ -12,6 +12,7 @@ pub mod budget;
 pub mod classify;
 pub mod compact;
 pub mod fixture;
+pub mod host_view;
 pub mod input;
 pub mod normalize;
 pub mod reduce;

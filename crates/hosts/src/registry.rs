@@ -2,7 +2,7 @@
 //! matcher we hook, how the hook answers. Code elsewhere reads these rows; only what is
 //! truly different between hosts (an answer style, a file shape) is a variant.
 
-use tokenjuice_core::budget::{HostCut, Whole};
+use tokenjuice_core::budget::{CutShape, HostCut, Whole};
 use tokenjuice_hooks::homes::{self, UserHome};
 use tokenjuice_hooks::Host as Dialect;
 
@@ -165,14 +165,23 @@ const PREVIEW_AT_30K: HostCut = HostCut {
     fail_cut_chars: 30_000,
     fail_over_cut_keeps: 2_000,
     max_lines: usize::MAX,
-    over_cut_lines: 0,
+    shape: CutShape::Start,
+    fail_shape: CutShape::Start,
 };
 
-/// Claude Code: [`PREVIEW_AT_30K`] for successes, a failing command's output cut in the
-/// middle to 10,000 characters.
+/// Claude Code: [`PREVIEW_AT_30K`] for successes; a failing command's output is kept up to
+/// its first 30,000 characters (where `bashOutputMaxChars` puts the cut), and over 10,000
+/// characters shown as its first and last 5,000 of those (measured in 2.1.330: `... [8811
+/// characters truncated] ...` between them; of a 31,420-character failure the model got
+/// characters 0–5,000 and 25,000–30,000, and nothing after).
 const CLAUDE_CUT: HostCut = HostCut {
     fail_cut_chars: 10_000,
     fail_over_cut_keeps: 10_000,
+    fail_shape: CutShape::Ends {
+        head: 5_000,
+        tail: 5_000,
+        capped: true,
+    },
     ..PREVIEW_AT_30K
 };
 
@@ -298,7 +307,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             fail_cut_chars: 30_000,
             fail_over_cut_keeps: 30_000,
             max_lines: usize::MAX,
-            over_cut_lines: 0,
+            shape: CutShape::Approx,
+            fail_shape: CutShape::Approx,
         },
         whole: None,
         prints_exit: true,
@@ -367,7 +377,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
             fail_cut_chars: 40_000,
             fail_over_cut_keeps: 40_000,
             max_lines: 2_000,
-            over_cut_lines: 0,
+            shape: CutShape::Approx,
+            fail_shape: CutShape::Approx,
         },
         whole: None,
         prints_exit: true,
@@ -472,17 +483,20 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("Droid decides a command's risk and permission on the command as the model wrote it; a SessionStart hook points BASH_ENV at a script that, only in the shell Droid runs each command under, sends the output through tokenjuice. New sessions only; fireAndForget commands and bash older than 4.4 are left alone"),
         proven: Some(("droid", &["0.225"])),
-        // Droid 0.225 shows an output of up to about 10,000 characters whole (measured: 10 KB
-        // whole, 12.5 KB cut); a longer one is cut to its first and last 30 lines, at most
-        // about 12,000 characters of them (and past 16 KB a path to the saved output). It
-        // prints `[Process exited with code N]`.
+        // Droid 0.225 shows an output of up to 12,000 characters whole; a longer one becomes
+        // its summary (`CutShape::DroidSummary`: keyword lines with 10 lines around each and
+        // the first and last 30 lines, after a cut to the first and last 8 KiB past 16 KiB;
+        // its bundle has the rule, and the e2e suite shows it: a 19 KB failing output kept
+        // 69 plain lines and 170 error lines), with a path to the saved output past 16 KB.
+        // It prints `[Process exited with code N]`.
         cut: HostCut {
-            cut_chars: 10_000,
+            cut_chars: 12_000,
             over_cut_keeps: 12_000,
-            fail_cut_chars: 10_000,
+            fail_cut_chars: 12_000,
             fail_over_cut_keeps: 12_000,
             max_lines: usize::MAX,
-            over_cut_lines: 30,
+            shape: CutShape::DroidSummary,
+            fail_shape: CutShape::DroidSummary,
         },
         whole: None,
         prints_exit: true,

@@ -301,6 +301,9 @@ pub struct LineEngine<'r> {
     raw_bytes: u64,
     whole_bytes: Option<u64>,
     whole_lines: Option<u64>,
+    /// Whether the line being pushed is kept, decided by the caller (see
+    /// [`LineEngine::push_line_kept`]).
+    forced: Option<bool>,
 }
 
 impl<'r> LineEngine<'r> {
@@ -335,6 +338,7 @@ impl<'r> LineEngine<'r> {
             raw_bytes: 0,
             whole_bytes: opts.whole_bytes.filter(|_| !opts.no_omit),
             whole_lines: opts.whole_lines,
+            forced: None,
         }
     }
 
@@ -399,6 +403,16 @@ impl<'r> LineEngine<'r> {
     /// Feed one raw line (without its newline).
     pub fn push_line(&mut self, raw: &str) {
         self.push_line_checked(raw, false);
+    }
+
+    /// Feed one raw line whose keeping the caller decides: kept lines are shown (folded
+    /// with their neighbours as usual), the others only counted; no error context is
+    /// pulled in. Rendered with no head and no tail, the track shows exactly the kept lines
+    /// with a counted marker for each run of the others.
+    pub fn push_line_kept(&mut self, raw: &str, keep: bool) {
+        self.forced = Some(keep);
+        self.push_line_checked(raw, false);
+        self.forced = None;
     }
 
     /// Whether lines are classified as error/warning at all.
@@ -516,6 +530,19 @@ impl<'r> LineEngine<'r> {
                     None => track.filtered(1),
                 }
             }
+        }
+
+        if let Some(keep) = self.forced {
+            let e = self.make_entry(line, level, keep, false);
+            Self::fold_or_push(
+                &mut self.main,
+                e,
+                s.dedupe,
+                s.collapse_similar,
+                s.collapse_repeats,
+                s.fold,
+            );
+            return;
         }
 
         // A later repeat of a signal line seen before (not adjacent): counted, not kept again,
