@@ -89,14 +89,18 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"run_in_background": true}),
         judge: Judge::SameShape(&["Command running in background with ID:", "tasks/"]),
     });
-    // a failing command's output over 10,000 characters: Claude cuts it in the middle; ours
-    // stays under that cut (so Claude never cuts it blindly) and keeps both ends
-    scs.push(scenarios::failing_over_10k_cut_by_host());
+    // failing commands' output over 10,000 characters, which Claude cuts to its first and
+    // last 5,000: 400 distinct lines (nothing smaller holds what Claude shows of them, so
+    // Claude gets them and cuts them as without us), and a coloured log with progress runs
+    // (tokenjuice's text holds every line Claude would show, in fewer tokens, under the cut)
+    scs.push(scenarios::failing_over_10k());
+    scs.push(scenarios::failing_cut_by_host());
     scs.extend(scenarios::latency());
-    let failing_19k = scs
-        .iter()
-        .position(|s| s.name == "failing output over the 10k cut")
-        .unwrap();
+    let at = |name: &str| scs.iter().position(|s| s.name == name).unwrap();
+    let (failing_19k, failing_27k) = (
+        at("failing output over the 10k cut"),
+        at("failing output the host cuts"),
+    );
     let bg = scs
         .iter()
         .position(|s| s.name == "background command")
@@ -124,6 +128,14 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     let (cut, ours) = (
         &without.outcome.results[failing_19k].text,
         &with.outcome.results[failing_19k].text,
+    );
+    assert!(
+        cut.contains("characters truncated] ...") && ours.contains("characters truncated] ..."),
+        "Claude cuts the 400 distinct lines itself, with tokenjuice too: {ours}"
+    );
+    let (cut, ours) = (
+        &without.outcome.results[failing_27k].text,
+        &with.outcome.results[failing_27k].text,
     );
     assert!(
         cut.contains("characters truncated] ..."),

@@ -22,6 +22,10 @@ pub enum Judge {
     /// Output whose every line is a fact: no more tokens with tokenjuice (the host's own
     /// text when the host shows it whole), every listed fact still there.
     NoLarger(&'static [&'static str]),
+    /// Output a host cuts itself: fewer tokens with tokenjuice, and every line the host
+    /// showed without it that starts with one of these (colour codes removed; a line the
+    /// host cut through counts by the part it showed) is in tokenjuice's text.
+    KeepsHostLines(&'static [&'static str]),
 }
 
 #[derive(Debug, Clone)]
@@ -88,17 +92,17 @@ pub fn failing_over_10k() -> Scenario {
     ])
 }
 
-/// The same output for a host that cuts it itself (Claude Code: failures over 10,000
-/// characters to their first and last 5,000; Droid: over ~10 KB to 30 + 30 lines). A
-/// smaller text with both ends is asked for, not every line that host's cut would have
-/// kept: tokenjuice keeps the error lines from the whole output and a head and a tail, so
-/// plain lines near the start that the host's own cut shows can be left out (known; see
-/// docs/hosts.md).
-pub fn failing_over_10k_cut_by_host() -> Scenario {
-    failing_lines(&[
-        "note kembcdlbgbcnnchcnbdhbmbhbejnedjfdgldcbgp",
-        "error: hopgbcaacioajpfcopfejkmheklabopeabjimjpc",
-    ])
+/// A failing command whose output a host cuts itself (27 KB), and which tokenjuice can make
+/// smaller without losing what the host shows: 200 distinct coloured `note` lines with a run
+/// of 20 progress lines after every tenth, then 200 distinct coloured error lines. Claude
+/// Code shows its first and last 5,000 characters, Droid a summary of its keyword lines;
+/// every `note`/`error:` line either shows must be in tokenjuice's smaller text.
+pub fn failing_cut_by_host() -> Scenario {
+    s(
+        "failing output the host cuts",
+        "python3 -c \"import random,sys\nrandom.seed(11)\nw=lambda: ''.join(random.choice('abcdefghijklmnop') for _ in range(40))\nfor i in range(200):\n  print('\\x1b[36mnote\\x1b[0m '+w())\n  if i%10==9:\n    for k in range(1,21): print('fetching part %d of 20' % k)\nfor i in range(200): print('\\x1b[31merror:\\x1b[0m '+w())\nsys.exit(1)\"",
+        Judge::KeepsHostLines(&["note ", "error: "]),
+    )
 }
 
 fn failing_lines(facts: &'static [&'static str]) -> Scenario {
@@ -197,17 +201,22 @@ pub fn normalize(text: &str) -> String {
         .join("\n")
         + if out.ends_with('\n') { "\n" } else { "" };
     // files a host names per run (Copilot's saved output: time, pid and a uuid in the name)
-    let mut res = String::with_capacity(out.len());
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find("Saved to: ") {
-        res.push_str(&rest[..i + "Saved to: ".len()]);
-        rest = &rest[i + "Saved to: ".len()..];
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        res.push_str("<file>");
-        rest = &rest[end..];
+    // and Droid's (a temporary directory and a uuid)
+    let mut out = out;
+    for label in ["Saved to: ", "output saved to: "] {
+        let mut res = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(label) {
+            res.push_str(&rest[..i + label.len()]);
+            rest = &rest[i + label.len()..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            res.push_str("<file>");
+            rest = &rest[end..];
+        }
+        res.push_str(rest);
+        out = res;
     }
-    res.push_str(rest);
-    res
+    out
 }
 
 pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict {
@@ -284,6 +293,29 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
                 }
             }
         }
+        Judge::KeepsHostLines(starts) => {
+            if tj >= tw {
+                why.push(format!(
+                    "not smaller: {tw} → {tj} tokens\n--- with ---\n{}",
+                    clip(&with.text)
+                ));
+            }
+            let lost: Vec<String> = without
+                .text
+                .lines()
+                .map(strip_colour)
+                .filter(|l| starts.iter().any(|s| l.starts_with(s)))
+                .filter(|l| !with.text.contains(l.as_str()))
+                .collect();
+            if !lost.is_empty() {
+                why.push(format!(
+                    "{} lines the host showed are not in tokenjuice's text, e.g. `{}`:\n{}",
+                    lost.len(),
+                    lost[0],
+                    clip(&with.text)
+                ));
+            }
+        }
         Judge::Compacts(facts) => {
             // the host's own text kept as it was (tokenjuice declined: it could not do better
             // than the host's preview) is allowed; the caller requires most to compact
@@ -317,6 +349,24 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
         tokens_without: tw,
         tokens_with: tj,
     }
+}
+
+/// `s` without terminal colour codes (ESC [ … m).
+fn strip_colour(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("\x1b[") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        match after.find('m') {
+            Some(m) => rest = &after[m + 1..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn clip(s: &str) -> String {
