@@ -185,6 +185,13 @@ const CLAUDE_CUT: HostCut = HostCut {
     ..PREVIEW_AT_30K
 };
 
+/// What Codex 0.169 shows of a result over its limit (bytes, used as characters: never fewer).
+const CODEX_ENDS: CutShape = CutShape::Ends {
+    head: 20_000,
+    tail: 20_000,
+    capped: false,
+};
+
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
 
 /// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
@@ -299,16 +306,19 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Codex,
         note: Some("Codex runs each command as `bash -c`; tokenjuice sets BASH_ENV for those commands (shell_environment_policy.set in config.toml) to a script that runs the command unchanged in the same bash and compacts its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held until the command ends or pauses for a second (then shown as it is, and what follows is held again); shells other than bash and tty sessions are left alone"),
         proven: Some(("codex", &["0.169"])),
-        // Codex 0.169 keeps ~10,000 tokens of a result (head and tail); in characters, with
-        // room. Codex prints `Exit code: N` itself.
+        // Codex 0.169 shows a result of up to 10,000 of its tokens (a token is 4 bytes: 40,000
+        // bytes) whole; a longer one as its first and last 20,000 bytes with `…N tokens
+        // truncated…` between them (measured: `seq 1 20000` showed 1–4221 and 16668–20000).
+        // Whole is taken as up to 30,000 characters, with room. Codex prints `Exit code: N`
+        // itself.
         cut: HostCut {
             cut_chars: 30_000,
-            over_cut_keeps: 30_000,
+            over_cut_keeps: 40_000,
             fail_cut_chars: 30_000,
-            fail_over_cut_keeps: 30_000,
+            fail_over_cut_keeps: 40_000,
             max_lines: usize::MAX,
-            shape: CutShape::Approx,
-            fail_shape: CutShape::Approx,
+            shape: CODEX_ENDS,
+            fail_shape: CODEX_ENDS,
         },
         whole: None,
         prints_exit: true,
