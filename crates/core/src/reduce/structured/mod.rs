@@ -86,6 +86,7 @@ pub mod cargo;
 pub mod cargo_test;
 pub mod diagnostics;
 pub mod diff_stat;
+pub mod dpkg_log;
 pub mod gh;
 pub mod git_blame;
 pub mod git_diff;
@@ -140,6 +141,7 @@ pub const REGISTRY: &[(&str, Make)] = &[
     ("pip-list", |_| {
         Box::new(packages::Packages::new(packages::Source::Pip))
     }),
+    ("dpkg-log", |_| Box::<dpkg_log::DpkgLog>::default()),
     ("cargo", |_| Box::<cargo::Cargo>::default()),
     ("cargo-test", |n| {
         let nextest = n.argv.iter().any(|a| a == "nextest");
