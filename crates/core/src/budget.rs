@@ -147,8 +147,11 @@ impl HostCut {
         if self.shape_for(failed) == CutShape::Approx {
             return None;
         }
+        let raw_chars = raw.chars().count();
+        // shown whole: nothing to split
+        self.preview_chars(raw_chars, failed)?;
         let lines = split_lines(raw);
-        self.view_of(&lines, raw.chars().count(), failed)
+        self.view_of(&lines, raw_chars, failed)
     }
 
     fn view_of(
