@@ -35,8 +35,8 @@ pub enum ForHost {
 /// a passthrough): then the result is fitted as it is.
 ///
 /// Past the lines the host shows, room left under its cut and under the tokens of its own
-/// text goes to the output's last lines, then to error and warning lines from the parts
-/// the host would cut, in order.
+/// text goes to the output's last lines, then (in an output up to 1 MiB) to error and
+/// warning lines from the parts the host would cut, in order.
 pub fn for_host(
     plan: &Plan,
     result: &CompactResult,
@@ -78,9 +78,6 @@ pub fn for_host(
     let Some(mut text) = r.fitting(&keep) else {
         return Some(ForHost::Raw);
     };
-    if lines.len() > MAX_EXTRA_LINES {
-        return Some(ForHost::Text(text));
-    }
     // the output's last lines
     let s = &plan.rule.settings;
     let tail = if failed { s.fail_tail } else { s.tail };
@@ -91,6 +88,9 @@ pub fn for_host(
             keep = with_tail;
             text = t;
         }
+    }
+    if raw.len() > MAX_EXTRA_BYTES {
+        return Some(ForHost::Text(text));
     }
     // error and warning lines the host would cut, as many as fit, in order
     let mut lower = Vec::new();
@@ -129,9 +129,10 @@ pub fn for_host(
 /// Characters left under the host's cut for the lines it adds itself.
 const HOST_LINES_ROOM: usize = 64;
 
-/// Past this many lines only the host's own lines are used (each extra try reads the whole
-/// output again).
-const MAX_EXTRA_LINES: usize = 200_000;
+/// Past this many bytes no error lines are added past the host's lines and the output's end:
+/// each try reads the whole output again (for a 4.7 MB failure the search took 206 ms, the
+/// reduction 14 ms).
+const MAX_EXTRA_BYTES: usize = 1 << 20;
 
 struct Renderer<'a> {
     plan: &'a Plan,
