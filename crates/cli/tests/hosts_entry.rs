@@ -309,6 +309,51 @@ fn copilot_cli_post_tool_use_replaces_the_result_text() {
             && text.len() < preview.len(),
         "{text}"
     );
+    // A line reduction of a large output is made from the lines of Copilot's preview (its
+    // first 500 characters), folded, with the output's end: every line the preview showed
+    // is in it (the rule's own head keeps 10 lines: it would leave 6 of these out)
+    let words = [
+        "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "haven", "inlet", "jasper",
+        "kelp", "lumen", "maple", "nectar", "onyx", "pine",
+    ];
+    let mut full = String::new();
+    for (i, w) in words.iter().enumerate() {
+        full.push_str(&format!("set {w} {}\n", words[(i * 7) % words.len()]));
+    }
+    full.push_str(&"downloading chunk 5 of 9\n".repeat(3000));
+    // more distinct lines than the rule shows whole (60): without the preview's lines its
+    // usual head applies
+    for i in 0..80 {
+        let (a, b) = (words[i % 16], words[(i * 5 + i / 16) % 16]);
+        full.push_str(&format!(
+            "linked {a} with {b} twice, then {}\n",
+            words[(i / 5) % 16]
+        ));
+    }
+    full.push_str("error: the last chunk failed its checksum\n");
+    std::fs::write(&saved, &full).unwrap();
+    let shown: String = full.chars().take(500).collect();
+    let preview = format!(
+        "Output too large to read at once (75.6 KB). Saved to: {}\nConsider using tools like grep to examine portions of the output.\n\nPreview (first 500 chars):\n{shown}\n<shellId: 4 completed with exit code 0>",
+        saved.display(),
+    );
+    let payload = json!({"toolName": "bash", "toolArgs": "{\"command\":\"./fetch.sh\"}", "toolResult": {"resultType": "success", "textResultForLlm": preview}});
+    let a = answer(&w.run_stdin(&["copilot-cli-post-tool-use"], &payload.to_string()));
+    let text = a["modifiedResult"]["textResultForLlm"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{a}"));
+    // the preview's whole lines (its last one may be cut through)
+    let whole_lines: Vec<&str> = shown.lines().collect();
+    for l in &whole_lines[..whole_lines.len() - 1] {
+        assert!(text.contains(l), "lost the preview's line {l:?}:\n{text}");
+    }
+    assert!(
+        text.contains("error: the last chunk failed its checksum")
+            && text.contains(&saved.display().to_string())
+            && text.ends_with("<shellId: 4 completed with exit code 0>")
+            && text.chars().count() < preview.chars().count(),
+        "{text}"
+    );
     // Failures, small outputs and raw escapes are left alone.
     for payload in [
         json!({"toolName": "bash", "toolArgs": "{\"command\":\"x\"}", "toolResult": {"resultType": "failure", "textResultForLlm": raw}}),

@@ -163,17 +163,7 @@ impl HostCut {
         let keep = self.preview_chars(raw_chars, failed)?;
         let char_lens = || lines.iter().map(|l| l.chars().count() + 1);
         Some(match self.shape_for(failed) {
-            CutShape::Start | CutShape::Approx => {
-                let mut at = 0;
-                let n = char_lens()
-                    .take_while(|c| {
-                        let starts = at;
-                        at += c;
-                        starts < keep
-                    })
-                    .count();
-                std::iter::once(0..n).collect()
-            }
+            CutShape::Start | CutShape::Approx => within_start(lines, keep),
             CutShape::Ends {
                 head: first,
                 tail: last,
@@ -225,6 +215,21 @@ impl HostCut {
             raw_chars.min(cut.saturating_sub(1))
         }
     }
+}
+
+/// The lines that hold the first `chars` characters of `lines` (one range; a line cut
+/// through counts as shown).
+pub fn within_start(lines: &[&str], chars: usize) -> Vec<std::ops::Range<usize>> {
+    let mut at = 0;
+    let n = lines
+        .iter()
+        .take_while(|l| {
+            let starts = at;
+            at += l.chars().count() + 1;
+            starts < chars
+        })
+        .count();
+    std::iter::once(0..n).collect()
 }
 
 /// `raw` split into lines at `\n`; a final newline ends the last line (no empty line after).

@@ -46,11 +46,7 @@ pub fn for_host(
     host_prints_exit: bool,
     how: &str,
 ) -> Option<ForHost> {
-    let kinds = &result.compaction;
-    if kinds.passed_through()
-        || kinds.has(Kind::MatchOutputSummary)
-        || kinds.kinds.iter().any(|k| k.starts_with("structured:"))
-    {
+    if !is_line_reduction(result) {
         return None;
     }
     let failed = exit_code != 0;
@@ -58,25 +54,72 @@ pub fn for_host(
     let raw_chars = raw.chars().count();
     let preview = cut.preview(raw, raw_chars, failed)?;
     let lines = split_lines(raw);
-    let r = Renderer {
+    Some(for_view(
         plan,
         result,
-        lines: &lines,
+        &lines,
+        &view,
+        Room {
+            // room for the host's own lines around it (`Exit code 1`)
+            chars: cut
+                .budget(raw_chars, failed)
+                .saturating_sub(HOST_LINES_ROOM),
+            tokens: estimate(&preview),
+        },
         exit_code,
         host_prints_exit,
         how,
-        // room for the host's own lines around it (`Exit code 1`)
-        budget: cut
-            .budget(raw_chars, failed)
-            .saturating_sub(HOST_LINES_ROOM),
-        host_tokens: estimate(&preview),
+    ))
+}
+
+/// Whether `result` is the rule's line reduction (not a structured reducer's text, a
+/// summary or a passthrough): only those are made again from a host's view.
+pub fn is_line_reduction(result: &CompactResult) -> bool {
+    let kinds = &result.compaction;
+    !(kinds.passed_through()
+        || kinds.has(Kind::MatchOutputSummary)
+        || kinds.kinds.iter().any(|k| k.starts_with("structured:")))
+}
+
+/// What a text for the host may hold: fewer characters than `chars` (it stays under the
+/// host's cut) and fewer tokens than `tokens` (the host's own text).
+#[derive(Debug, Clone, Copy)]
+pub struct Room {
+    pub chars: usize,
+    pub tokens: u64,
+}
+
+/// [`for_host`] for a view the caller knows (Copilot CLI's preview, read from its result):
+/// `view` are ranges of `lines`, the whole output's lines.
+#[allow(clippy::too_many_arguments)]
+pub fn for_view(
+    plan: &Plan,
+    result: &CompactResult,
+    lines: &[&str],
+    view: &[std::ops::Range<usize>],
+    room: Room,
+    exit_code: i32,
+    host_prints_exit: bool,
+    how: &str,
+) -> ForHost {
+    let failed = exit_code != 0;
+    let raw_len: usize = lines.iter().map(|l| l.len() + 1).sum();
+    let r = Renderer {
+        plan,
+        result,
+        lines,
+        exit_code,
+        host_prints_exit,
+        how,
+        budget: room.chars,
+        host_tokens: room.tokens,
     };
     let mut keep = vec![false; lines.len()];
-    for range in &view {
+    for range in view {
         keep[range.clone()].fill(true);
     }
     let Some(mut text) = r.fitting(&keep) else {
-        return Some(ForHost::Raw);
+        return ForHost::Raw;
     };
     // the output's last lines
     let s = &plan.rule.settings;
@@ -89,8 +132,8 @@ pub fn for_host(
             text = t;
         }
     }
-    if raw.len() > MAX_EXTRA_BYTES {
-        return Some(ForHost::Text(text));
+    if raw_len > MAX_EXTRA_BYTES {
+        return ForHost::Text(text);
     }
     // error and warning lines the host would cut, as many as fit, in order
     let mut lower = Vec::new();
@@ -123,7 +166,7 @@ pub fn for_host(
             text = t;
         }
     }
-    Some(ForHost::Text(text))
+    ForHost::Text(text)
 }
 
 /// Characters left under the host's cut for the lines it adds itself.

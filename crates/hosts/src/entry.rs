@@ -6,8 +6,11 @@
 
 use serde_json::{json, Value};
 
+use tokenjuice_core::budget::{split_lines, within_start};
 use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::host_view;
 use tokenjuice_core::rules::loader::FileRule;
+use tokenjuice_core::tokens::estimate;
 
 use crate::env::Env;
 use crate::payload::{self, ToolCall};
@@ -110,6 +113,15 @@ mod copilot {
         })
     }
 
+    /// How many characters of the output its large-output preview shows (`Preview (first
+    /// N chars):`; 500 when not said).
+    pub fn preview_chars(body: &str) -> usize {
+        body.split_once("Preview (first ")
+            .and_then(|(_, r)| r.split_once(" chars)"))
+            .and_then(|(n, _)| n.trim().parse().ok())
+            .unwrap_or(500)
+    }
+
     /// The full output Copilot saved, when it is a regular file of sane size.
     pub fn read_saved(path: &str) -> Option<String> {
         let meta = std::fs::metadata(path).ok()?;
@@ -187,15 +199,41 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
         host_prints_exit: true,
         ..Finish::default()
     };
-    let (_, compacted) = compact_text(&req, rules, body.as_bytes(), shown.exit_code, &fin);
+    let (plan, compacted) = compact_text(&req, rules, body.as_bytes(), shown.exit_code, &fin);
     let mut new_text = compacted.inline_text.trim_end_matches('\n').to_string();
     if let Some(path) = shown.saved_file {
-        new_text = format!("Full output saved to: {path}\n{new_text}");
+        let header = format!("Full output saved to: {path}\n");
+        // a line reduction is made again from the lines of Copilot's preview (its first N
+        // characters), so that it holds every line the preview showed
+        if host_view::is_line_reduction(&compacted) {
+            let lines = split_lines(body);
+            let view = within_start(&lines, copilot::preview_chars(shown.body));
+            let own = |t: &str| t.chars().count();
+            let room = host_view::Room {
+                chars: own(text)
+                    .saturating_sub(own(&header) + own(shown.trailer) + MIN_SAVED_CHARS),
+                tokens: estimate(text).saturating_sub(estimate(&header) + estimate(shown.trailer)),
+            };
+            let how = "its whole output is in the file named above";
+            match host_view::for_view(
+                &plan,
+                &compacted,
+                &lines,
+                &view,
+                room,
+                shown.exit_code,
+                true,
+                how,
+            ) {
+                host_view::ForHost::Text(t) => new_text = t,
+                host_view::ForHost::Raw => return None,
+            }
+        }
+        new_text = format!("{header}{new_text}");
     }
     new_text.push_str(shown.trailer);
     // never more for the model to read than Copilot's own text (its preview, when it cut)
-    let fewer_tokens =
-        tokenjuice_core::tokens::estimate(&new_text) < tokenjuice_core::tokens::estimate(text);
+    let fewer_tokens = estimate(&new_text) < estimate(text);
     if !fewer_tokens || new_text.chars().count() + MIN_SAVED_CHARS > text.chars().count() {
         return None;
     }
