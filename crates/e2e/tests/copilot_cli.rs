@@ -84,6 +84,8 @@ fn copilot_cli_model_reads_compacted_output_and_nothing_else_changes() {
     });
     // a failing command's output over 10,000 characters (Claude Code cuts those)
     scs.push(scenarios::failing_over_10k());
+    // over Copilot's ~20 KB: its 500-character preview; tokenjuice's text holds every line of it
+    scs.push(scenarios::failing_cut_by_host());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "copilot-cli",
