@@ -73,6 +73,18 @@ impl Whole {
     }
 }
 
+/// Droid 0.225's cut: an output up to 12,000 characters whole, a longer one as its summary
+/// ([`CutShape::DroidSummary`]).
+pub const DROID_SUMMARY: HostCut = HostCut {
+    cut_chars: 12_000,
+    over_cut_keeps: 12_000,
+    fail_cut_chars: 12_000,
+    fail_over_cut_keeps: 12_000,
+    max_lines: usize::MAX,
+    shape: CutShape::DroidSummary,
+    fail_shape: CutShape::DroidSummary,
+};
+
 impl HostCut {
     /// No limit.
     pub const NONE: HostCut = HostCut {
@@ -616,15 +628,7 @@ mod tests {
     }
 
     /// Droid's shape: whole up to 12,000 characters, else its summary.
-    const LINES: HostCut = HostCut {
-        cut_chars: 12_000,
-        over_cut_keeps: 12_000,
-        fail_cut_chars: 12_000,
-        fail_over_cut_keeps: 12_000,
-        max_lines: usize::MAX,
-        shape: CutShape::DroidSummary,
-        fail_shape: CutShape::DroidSummary,
-    };
+    const LINES: HostCut = DROID_SUMMARY;
 
     #[test]
     fn a_line_preview_is_the_first_and_last_lines() {

@@ -438,15 +438,7 @@ mod tests {
 
     #[test]
     fn droid_keeps_keyword_lines_with_ten_around_each_and_thirty_at_each_end() {
-        const DROID: HostCut = HostCut {
-            cut_chars: 12_000,
-            over_cut_keeps: 12_000,
-            fail_cut_chars: 12_000,
-            fail_over_cut_keeps: 12_000,
-            max_lines: usize::MAX,
-            shape: CutShape::DroidSummary,
-            fail_shape: CutShape::DroidSummary,
-        };
+        const DROID: HostCut = crate::budget::DROID_SUMMARY;
         // 300 lines of 45 characters (13.8 KB: under 16 KiB, over 12,000 characters), one
         // with a keyword in the middle
         let raw: String = (0..300)

@@ -534,14 +534,7 @@ impl<'r> LineEngine<'r> {
 
         if let Some(keep) = self.forced {
             let e = self.make_entry(line, level, keep, false);
-            Self::fold_or_push(
-                &mut self.main,
-                e,
-                s.dedupe,
-                s.collapse_similar,
-                s.collapse_repeats,
-                s.fold,
-            );
+            self.push_main(e);
             return;
         }
 
@@ -616,6 +609,12 @@ impl<'r> LineEngine<'r> {
             }
         }
         e.keep = keep;
+        self.push_main(e);
+    }
+
+    /// Fold `e` into the main track's last entry, or push it, as the rule's settings say.
+    fn push_main(&mut self, e: Pending<'_>) {
+        let s = &self.rule.settings;
         Self::fold_or_push(
             &mut self.main,
             e,
