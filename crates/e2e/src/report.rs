@@ -11,7 +11,7 @@ const END: &str = "<!-- e2e-table:end -->";
 
 /// Hosts with no real-agent run, and why (kept beside the measured rows).
 const NOT_RUN: &[(&str, &str)] = &[
-    ("qwen-code", "not supported: no hook can change a result and there is no shell prefix; `install` refuses"),
+    ("qwen-code", "not supported: a hook replaces a result only by stopping the tool (Qwen then records it as not run, and a failing command ignores it); rewrites are ignored; no shell prefix; `install` refuses (shown in the real Qwen Code 0.24.4 by `crates/e2e/tests/qwen_code.rs`)"),
     ("cursor", "not supported: Cursor applies a hook's rewrite only with a permission decision (allow or deny), which would answer for the user; `install` refuses and points to `cursor-rules` guidance (Cursor's CLI does not install here)"),
     ("vscode-copilot", "not supported: VS Code applies a hook's rewrite before its terminal auto-approve rules, which would then judge the rewritten command (allow entries stop matching; an entry requiring approval for `rm` no longer matches it); no hook replaces a result; no shell prefix; `install` refuses (VS Code does not install here; read in its public source)"),
     ("devin", "not supported: its hooks follow Claude Code's, where permission rules judge a hook's rewritten input; no documented hook replaces a result; no shell prefix; `install` refuses (Devin's CLI does not install here)"),

@@ -414,7 +414,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         tools: &["run_shell_command"],
         answer: Answer::None,
         dialect: Dialect::Claude,
-        note: Some("Qwen Code 0.24 has no way to change a tool result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks), PostToolUse can only add context, failing commands fire only PostToolUseFailure, and there is no shell-prefix setting; Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
+        note: Some("Qwen Code 0.24 has no way to change only a tool's result: PreToolUse rewrites are ignored (updatedInput is read only from PermissionRequest hooks); a PostToolUse hook replaces a result only by stopping the tool (`continue: false` with the text as `stopReason`), which Qwen records as a tool that was not run (an error, with a warning that says so) and which a failing command ignores (only PostToolUseFailure fires for it); there is no shell-prefix setting, and Codex's BASH_ENV route is closed too (Qwen refuses BASH_ENV from its .env files and settings `env`, and its TUI runs commands in a terminal)"),
         proven: None,
         cut: HostCut::NONE,
         whole: None,
@@ -499,15 +499,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // its bundle has the rule, and the e2e suite shows it: a 19 KB failing output kept
         // 69 plain lines and 170 error lines), with a path to the saved output past 16 KB.
         // It prints `[Process exited with code N]`.
-        cut: HostCut {
-            cut_chars: 12_000,
-            over_cut_keeps: 12_000,
-            fail_cut_chars: 12_000,
-            fail_over_cut_keeps: 12_000,
-            max_lines: usize::MAX,
-            shape: CutShape::DroidSummary,
-            fail_shape: CutShape::DroidSummary,
-        },
+        cut: tokenjuice_core::budget::DROID_SUMMARY,
         whole: None,
         prints_exit: true,
         hook_entry: true,
