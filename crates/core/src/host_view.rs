@@ -149,6 +149,7 @@ pub fn for_view(
         }
         k
     };
+    // `text` is always the render of the last count that fitted (`lo`)
     let (mut lo, mut hi) = (0, signals.len());
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
@@ -158,12 +159,6 @@ pub fn for_view(
                 text = t;
             }
             None => hi = mid - 1,
-        }
-    }
-    if lo > 0 && lo < signals.len() {
-        // the last try may have been a failing one: render the chosen count again
-        if let Some(t) = r.fitting(&with_signals(lo)) {
-            text = t;
         }
     }
     ForHost::Text(text)
