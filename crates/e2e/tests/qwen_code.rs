@@ -124,6 +124,16 @@ impl Probe {
             .count()
     }
 
+    /// The hook got `event` for `command` exactly `times` times.
+    fn assert_fired(&self, event: &str, command: &str, times: usize) {
+        assert_eq!(
+            self.count(event, command),
+            times,
+            "{event} for {command}: {:?}",
+            self.fired()
+        );
+    }
+
     /// One `qwen -p` session running `commands` (`-o stream-json` when `stream_json`).
     fn run(&self, agent: &Agent, commands: &[&str], stream_json: bool) -> Outcome {
         let calls = commands
@@ -236,19 +246,9 @@ fn qwen_code_ignores_pre_tool_use_rewrites() {
         let n = i + 1;
         let text = &o.results[i].text;
         eprintln!("qwen-code PreToolUse rewrite {n}: the model read {text:?}");
-        assert_eq!(
-            probe.count("PreToolUse", command),
-            1,
-            "the PreToolUse hook did not fire once for {command}: {:?}",
-            probe.fired()
-        );
+        probe.assert_fired("PreToolUse", command, 1);
         // the tool ran the command the model asked for, not the rewrite
-        assert_eq!(
-            probe.count("PostToolUse", command),
-            1,
-            "{:?}",
-            probe.fired()
-        );
+        probe.assert_fired("PostToolUse", command, 1);
         assert!(
             text.starts_with(&envelope(command, &format!("original-{n}"), 0)),
             "rewrite {n}: {text}"
@@ -300,26 +300,11 @@ fn qwen_code_replaces_a_result_only_by_stopping_the_tool() {
     let texts: Vec<&str> = o.results.iter().map(|r| r.text.as_str()).collect();
     eprintln!("qwen-code PostToolUse answers: the model read {texts:#?}");
     for command in &commands[..4] {
-        assert_eq!(
-            probe.count("PostToolUse", command),
-            1,
-            "the PostToolUse hook did not fire once for {command}: {:?}",
-            probe.fired()
-        );
+        probe.assert_fired("PostToolUse", command, 1);
     }
     // a failing command: only PostToolUseFailure fires
-    assert_eq!(
-        probe.count("PostToolUseFailure", failing),
-        1,
-        "{:?}",
-        probe.fired()
-    );
-    assert_eq!(
-        probe.count("PostToolUse", failing),
-        0,
-        "{:?}",
-        probe.fired()
-    );
+    probe.assert_fired("PostToolUseFailure", failing, 1);
+    probe.assert_fired("PostToolUse", failing, 0);
     // updatedToolOutput and decision: block leave the result as it was
     assert!(
         texts[0].starts_with(&envelope(commands[0], "original-4", 0)),
@@ -405,12 +390,7 @@ fn qwen_code_replaces_a_result_only_by_stopping_the_tool() {
     let probe = Probe::new(&answers);
     probe.write_probe_settings();
     let o = probe.run(&agent, &[commands[0], stopped], false);
-    assert_eq!(
-        probe.count("PostToolUse", stopped),
-        1,
-        "{:?}",
-        probe.fired()
-    );
+    probe.assert_fired("PostToolUse", stopped, 1);
     assert_eq!(o.results[1].text, "replaced-6");
     assert!(probe.paths.project.join("ran-6.txt").exists());
     let warning = format!("Warning: Tool \"{TOOL}\" was not run: replaced-6");
