@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tokenjuice_core::budget::{self, HostCut};
 use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::host_view::{self, ForHost};
 use tokenjuice_core::rules::loader::FileRule;
 
 /// Gemini's cut and `read_file`'s line limit: the host table's row.
@@ -133,17 +134,22 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
         host_prints_exit: true,
         ..Finish::default()
     };
-    let (_, result) = compact_text(&req, rules, env.body.as_bytes(), env.exit_code, &fin);
+    let (plan, result) = compact_text(&req, rules, env.body.as_bytes(), env.exit_code, &fin);
     let raw_chars = env.body.chars().count();
-    let mut body = result.inline_text;
+    let how = "rerun the command through `tokenjuice wrap --raw --` for all";
+    // a line reduction of an output Gemini cuts (its first 8,000 and last 32,000
+    // characters) is made of the lines Gemini would show
+    let mut body =
+        match host_view::for_host(&plan, &result, env.body, &cut(), env.exit_code, true, how) {
+            Some(ForHost::Text(t)) => t,
+            Some(ForHost::Raw) => {
+                return Tail::Keep("nothing smaller holds what Gemini shows of it")
+            }
+            None => result.inline_text,
+        };
     let budget = cut().budget(raw_chars, env.exit_code != 0);
     if body.chars().count() > budget || body.lines().count() > cut().max_lines {
-        body = budget::fit(
-            &body,
-            budget.saturating_sub(300),
-            cut().max_lines - 10,
-            "rerun the command through `tokenjuice wrap --raw --` for all",
-        );
+        body = budget::fit(&body, budget.saturating_sub(300), cut().max_lines - 10, how);
     }
     let text = rebuild(&body, &env.trailer);
     if text.chars().count() >= content.chars().count() {

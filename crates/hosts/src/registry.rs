@@ -192,6 +192,13 @@ const CODEX_ENDS: CutShape = CutShape::Ends {
     capped: false,
 };
 
+/// What Gemini CLI 0.61 shows of a result over 40,000 characters.
+const GEMINI_ENDS: CutShape = CutShape::Ends {
+    head: 8_000,
+    tail: 32_000,
+    capped: false,
+};
+
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
 
 /// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
@@ -378,17 +385,18 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Gemini,
         note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it"),
         proven: Some(("gemini", &["0.61"])),
-        // Gemini 0.61: over 40,000 characters it keeps the first 8,000 and last 32,000;
-        // `read_file`, which carries the compacted text to the model, reads at most 2,000
-        // lines. Its envelope has `Exit Code: N`.
+        // Gemini 0.61: over 40,000 characters it keeps the first 8,000 and last 32,000
+        // (`Output too large. Showing first 8,000 and last 32,000 characters.`; its AfterTool
+        // hook gets the whole output); `read_file`, which carries the compacted text to the
+        // model, reads at most 2,000 lines. Its envelope has `Exit Code: N`.
         cut: HostCut {
             cut_chars: 40_000,
             over_cut_keeps: 40_000,
             fail_cut_chars: 40_000,
             fail_over_cut_keeps: 40_000,
             max_lines: 2_000,
-            shape: CutShape::Approx,
-            fail_shape: CutShape::Approx,
+            shape: GEMINI_ENDS,
+            fail_shape: GEMINI_ENDS,
         },
         whole: None,
         prints_exit: true,

@@ -98,9 +98,18 @@ pub fn failing_over_10k() -> Scenario {
 /// Code shows its first and last 5,000 characters, Droid a summary of its keyword lines;
 /// every `note`/`error:` line either shows must be in tokenjuice's smaller text.
 pub fn failing_cut_by_host() -> Scenario {
+    coloured_log("failing output the host cuts", 200, 200)
+}
+
+/// The same log three times as long (76 KB: over Gemini CLI's 40,000 characters).
+pub fn failing_cut_by_host_76k() -> Scenario {
+    coloured_log("failing 76 KB output the host cuts", 600, 300)
+}
+
+fn coloured_log(name: &'static str, notes: usize, errors: usize) -> Scenario {
     s(
-        "failing output the host cuts",
-        "python3 -c \"import random,sys\nrandom.seed(11)\nw=lambda: ''.join(random.choice('abcdefghijklmnop') for _ in range(40))\nfor i in range(200):\n  print('\\x1b[36mnote\\x1b[0m '+w())\n  if i%10==9:\n    for k in range(1,21): print('fetching part %d of 20' % k)\nfor i in range(200): print('\\x1b[31merror:\\x1b[0m '+w())\nsys.exit(1)\"",
+        name,
+        &format!("python3 -c \"import random,sys\nrandom.seed(11)\nw=lambda: ''.join(random.choice('abcdefghijklmnop') for _ in range(40))\nfor i in range({notes}):\n  print('\\x1b[36mnote\\x1b[0m '+w())\n  if i%10==9:\n    for k in range(1,21): print('fetching part %d of 20' % k)\nfor i in range({errors}): print('\\x1b[31merror:\\x1b[0m '+w())\nsys.exit(1)\""),
         Judge::KeepsHostLines(&["note ", "error: "]),
     )
 }
