@@ -149,16 +149,14 @@ pub fn run(opts: WrapOpts) -> i32 {
     };
     match &opts.host {
         Some(h) => {
-            let whole =
-                (d.capture.total == d.capture.head().len() as u64).then(|| d.capture.head());
+            let whole = d.capture.total == d.capture.head().len() as u64;
             let raw = fit_for_host(
                 &mut result,
                 h,
                 &d.store,
                 exit_code,
                 d.capture.head(),
-                d.plan,
-                whole,
+                d.plan.filter(|_| whole),
             );
             if !raw {
                 d.store.attach(&mut result);
@@ -199,8 +197,8 @@ pub fn run(opts: WrapOpts) -> i32 {
 
 /// Keep a host's text under its limits, and never more tokens than the host would have
 /// shown: the whole output, or its preview when the host would have cut it; a line reduction
-/// of an output the host cuts is made of the lines the host would show (`whole`: the whole
-/// raw output, when it is all in memory). Returns true when the raw output should be given
+/// of an output the host cuts is made of the lines the host would show (`plan` is given when
+/// `raw_head` is the whole raw output). Returns true when the raw output should be given
 /// instead (the reduction would not be smaller).
 fn fit_for_host(
     result: &mut tokenjuice_core::result::CompactResult,
@@ -209,7 +207,6 @@ fn fit_for_host(
     exit_code: i32,
     raw_head: &[u8],
     plan: Option<&tokenjuice_core::compact::Plan>,
-    whole: Option<&[u8]>,
 ) -> bool {
     use tokenjuice_core::host_view::{for_host, ForHost};
     use tokenjuice_core::tokens::estimate;
@@ -220,8 +217,8 @@ fn fit_for_host(
     let how = store
         .recover_hint()
         .unwrap_or_else(|| "rerun with `tokenjuice wrap --raw -- …` for all".into());
-    if let (Some(plan), Some(whole)) = (plan, whole) {
-        let raw = String::from_utf8_lossy(whole);
+    let raw = String::from_utf8_lossy(raw_head);
+    if let Some(plan) = plan {
         match for_host(plan, result, &raw, &h.cut, exit_code, h.prints_exit, &how) {
             Some(ForHost::Raw) => return true,
             Some(ForHost::Text(text)) => {
@@ -236,7 +233,7 @@ fn fit_for_host(
     }
     let Some(text) = tokenjuice_core::budget::fit_to_host(
         &result.inline_text,
-        &String::from_utf8_lossy(raw_head),
+        &raw,
         raw_chars,
         result.stats.raw_tokens,
         &h.cut,

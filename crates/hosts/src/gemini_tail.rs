@@ -139,18 +139,22 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
     let how = "rerun the command through `tokenjuice wrap --raw --` for all";
     // a line reduction of an output Gemini cuts (its first 8,000 and last 32,000
     // characters) is made of the lines Gemini would show
-    let mut body =
-        match host_view::for_host(&plan, &result, env.body, &cut(), env.exit_code, true, how) {
-            Some(ForHost::Text(t)) => t,
-            Some(ForHost::Raw) => {
-                return Tail::Keep("nothing smaller holds what Gemini shows of it")
+    let body = match host_view::for_host(&plan, &result, env.body, &cut(), env.exit_code, true, how)
+    {
+        // made of Gemini's own lines: never cut further (past read_file's lines it is kept
+        // out below, and Gemini's own text stays)
+        Some(ForHost::Text(t)) => t,
+        Some(ForHost::Raw) => return Tail::Keep("nothing smaller holds what Gemini shows of it"),
+        None => {
+            let budget = cut().budget(raw_chars, env.exit_code != 0);
+            let body = result.inline_text;
+            if body.chars().count() > budget || body.lines().count() > cut().max_lines {
+                budget::fit(&body, budget.saturating_sub(300), cut().max_lines - 10, how)
+            } else {
+                body
             }
-            None => result.inline_text,
-        };
-    let budget = cut().budget(raw_chars, env.exit_code != 0);
-    if body.chars().count() > budget || body.lines().count() > cut().max_lines {
-        body = budget::fit(&body, budget.saturating_sub(300), cut().max_lines - 10, how);
-    }
+        }
+    };
     let text = rebuild(&body, &env.trailer);
     if text.chars().count() >= content.chars().count() {
         return Tail::Keep("compaction would not shrink it");

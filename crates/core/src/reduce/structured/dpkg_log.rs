@@ -88,24 +88,21 @@ const ACTIONS: &[&str] = &[
     "trigproc",
 ];
 
+/// `s` has the shape of `pattern`, where each `0` stands for a digit (`0000-00-00`).
+fn shaped(s: &str, pattern: &str) -> bool {
+    s.len() == pattern.len()
+        && s.bytes().zip(pattern.bytes()).all(|(c, p)| match p {
+            b'0' => c.is_ascii_digit(),
+            _ => c == p,
+        })
+}
+
 fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+    shaped(s, "0000-00-00")
 }
 
 fn is_time(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 8
-        && b[2] == b':'
-        && b[5] == b':'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 2 || i == 5 || c.is_ascii_digit())
+    shaped(s, "00:00:00")
 }
 
 /// Lines without a run start more than this apart belong to different runs.
