@@ -4,7 +4,9 @@ use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use tokenjuice_core::result::Kind;
 
+use tokenjuice_core::budget::CutShape;
 use tokenjuice_core::compact::{plan, Finish, Request};
+use tokenjuice_core::host_view::{self, ForHost};
 
 use crate::capture::RawCapture;
 use crate::drive::{self, panic_text, Driver};
@@ -168,6 +170,11 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
         Err(e) => return json_error(&e.path, &e.message),
     };
     let so = crate::run_store::json_store_opts(&value, so);
+    // the host the output goes back to (`--source pi`)
+    let host = so
+        .source
+        .as_deref()
+        .and_then(tokenjuice_hosts::registry::by_id);
     let mut store = RunStore::begin(
         tokenjuice_store::RunKind::ReduceJson,
         so.store,
@@ -185,11 +192,7 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
         raw: options.raw,
         no_omit: options.no_omit || rules_env::no_omission_env(),
         // the host the output goes back to (`--source pi`) shows it whole up to its cut
-        host_shows_whole: so
-            .source
-            .as_deref()
-            .and_then(tokenjuice_hosts::registry::by_id)
-            .and_then(|h| h.shows_whole()),
+        host_shows_whole: host.and_then(|h| h.shows_whole()),
     };
     let fin = Finish {
         trace: options.trace,
@@ -208,6 +211,30 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
     }));
     match done {
         Ok((p, mut result)) => {
+            // a host whose hook gets the whole output of a command it cuts to its last lines
+            // (pi, opencode; it saves the whole output and names the file) gets a line
+            // reduction made of the lines it would have shown
+            if let Some(h) = host.filter(|h| matches!(h.cut.shape, CutShape::Tail { .. })) {
+                let how = store
+                    .recover_hint()
+                    .unwrap_or_else(|| "the host saved the whole output".into());
+                let made = catch_unwind(AssertUnwindSafe(|| {
+                    host_view::for_host(
+                        &p,
+                        &result,
+                        &input.text,
+                        &h.cut,
+                        input.exit_code,
+                        options.host_prints_exit,
+                        &how,
+                    )
+                }));
+                match made {
+                    Ok(Some(ForHost::Text(t))) => result.set_host_text(t),
+                    Ok(Some(ForHost::Raw)) | Err(_) => result.set_raw(&input.text),
+                    Ok(None) => {}
+                }
+            }
             store.attach(&mut result);
             // The CompactResult at the top level (what existing adapters read), plus exitCode.
             let mut v = serde_json::to_value(&result).unwrap_or_default();

@@ -12,7 +12,6 @@
 
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
-use tokenjuice_core::result::Kind;
 
 use tokenjuice_core::compact::{plan, Finish, Request};
 
@@ -209,7 +208,6 @@ fn fit_for_host(
     plan: Option<&tokenjuice_core::compact::Plan>,
 ) -> bool {
     use tokenjuice_core::host_view::{for_host, ForHost};
-    use tokenjuice_core::tokens::estimate;
     if result.compaction.passed_through() {
         return true;
     }
@@ -222,10 +220,7 @@ fn fit_for_host(
         match for_host(plan, result, &raw, &h.cut, exit_code, h.prints_exit, &how) {
             Some(ForHost::Raw) => return true,
             Some(ForHost::Text(text)) => {
-                result.stats.reduced_chars = text.chars().count() as u64;
-                result.stats.reduced_tokens = estimate(&text);
-                result.compaction.kinds.push(Kind::HostBudget.into());
-                result.inline_text = text;
+                result.set_host_text(text);
                 return false;
             }
             None => {}
@@ -243,11 +238,8 @@ fn fit_for_host(
         return true;
     };
     if text != result.inline_text {
-        result.stats.reduced_chars = text.chars().count() as u64;
-        result.stats.reduced_tokens = estimate(&text);
-        result.compaction.kinds.push(Kind::HostBudget.into());
+        result.set_host_text(text);
     }
-    result.inline_text = text;
     false
 }
 

@@ -80,6 +80,8 @@ fn pi_extension_replaces_bash_results_with_the_compacted_text() {
         "plain": {"toolName": "bash", "input": {"command": "./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
         "failed": {"toolName": "bash", "input": {"command": "cargo test"}, "content": [{"type": "text", "text": format!("{cargo_failed}\n\nCommand exited with code 101")}], "isError": true},
         "truncated": {"toolName": "bash", "input": {"command": "./big.sh"}, "content": [{"type": "text", "text": shown}], "details": {"fullOutputPath": full_path.to_string_lossy()}, "isError": false},
+        // a failing command's result is pi's error message: no details, the path in its note
+        "truncated_failed": {"toolName": "bash", "input": {"command": "./big.sh"}, "content": [{"type": "text", "text": format!("{shown}\n\nCommand exited with code 1")}], "isError": true},
         "wrapped": {"toolName": "bash", "input": {"command": "tokenjuice wrap --raw -- ./fetch.sh"}, "content": [{"type": "text", "text": plain}], "isError": false},
         "other_tool": {"toolName": "read", "input": {"path": "x"}, "content": [{"type": "text", "text": plain}], "isError": false},
         "aborted": {"toolName": "bash", "input": {"command": "sleep 100"}, "content": [{"type": "text", "text": format!("{plain}\n\nCommand aborted")}], "isError": true},
@@ -125,11 +127,21 @@ console.log(JSON.stringify({{ ok: await drive(ext), broken: await drive(broken) 
     // pi prints its own exit line: no second one from tokenjuice
     assert_eq!(t.matches("101").count(), 1, "{t}");
     assert!(!t.lines().any(|l| l.starts_with("exit ")), "{t}");
+    let saved = format!("[Full output: {}]", full_path.display());
     let t = text("truncated");
     assert!(
-        t.contains("error: early failure in chunk 0"),
-        "the full output file was read: {t}"
+        t.contains("error: early failure in chunk 0") && t.ends_with(&saved),
+        "the full output file was read and is named: {t}"
     );
+    let t = text("truncated_failed");
+    assert!(
+        t.contains("error: early failure in chunk 0")
+            && t.contains(&saved)
+            && t.ends_with("Command exited with code 1"),
+        "the full output file of a failing command was read and is named: {t}"
+    );
+    // every line pi showed is there (folded): its last 2,000 lines
+    assert!(t.contains(full.lines().last().unwrap()), "{t}");
     for name in ["wrapped", "other_tool", "aborted", "small"] {
         assert!(r["ok"][name].is_null(), "{name}: {}", r["ok"][name]);
     }

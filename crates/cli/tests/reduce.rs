@@ -135,6 +135,60 @@ fn reduce_json_accepts_camel_snake_and_envelopes() {
 }
 
 #[test]
+fn reduce_json_for_a_host_that_shows_the_last_lines_keeps_every_line_it_would_show() {
+    // pi and opencode show an output over 2,000 lines or 51,200 bytes as its last lines;
+    // their hooks send the whole output. 3,000 distinct lines (each a fact) with a run of
+    // progress lines every 50: the text holds every distinct line of the host's tail (the
+    // progress folded) and says how much of the start the host would have cut.
+    let sb = Sandbox::new();
+    let mut raw = String::new();
+    for i in 0..3_000 {
+        raw.push_str(&format!("note {i:05} {}\n", "x".repeat(i % 7)));
+        if i % 50 == 49 {
+            for k in 1..=20 {
+                raw.push_str(&format!("fetching part {k} of 20\n"));
+            }
+        }
+    }
+    let lines: Vec<&str> = raw.lines().collect();
+    let host_tail = &lines[lines.len() - 1_999..];
+    let req = serde_json::json!({"input": {"toolName": "bash", "command": "./build.sh", "combinedText": raw, "exitCode": 1}, "options": {"hostPrintsExit": true}});
+    let run = |source: Option<&str>| {
+        let mut c = sb.cmd();
+        c.arg("reduce-json");
+        if let Some(s) = source {
+            c.args(["--source", s]);
+        }
+        let out = c.write_stdin(req.to_string()).output().unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["inlineText"].as_str().unwrap().to_string()
+    };
+    for host in ["pi", "opencode"] {
+        let t = run(Some(host));
+        for l in host_tail.iter().filter(|l| l.starts_with("note ")) {
+            assert!(t.contains(l.trim_end()), "{host}: `{l}` lost:\n{t}");
+        }
+        assert!(
+            !t.contains("note 00100 "),
+            "{host}: the host's cut part is cut: {t}"
+        );
+        assert!(t.contains("lines hidden"), "{host}: {t}");
+        // the progress runs folded: a quarter smaller than what the host shows
+        assert!(
+            t.len() * 4 < host_tail.join("\n").len() * 3,
+            "{host}: {}",
+            t.len()
+        );
+    }
+    // without a host, the usual cuts: lines of that tail are left out
+    let t = run(None);
+    assert!(host_tail
+        .iter()
+        .any(|l| l.starts_with("note ") && !t.contains(l.trim_end())));
+}
+
+#[test]
 fn reduce_json_bad_input_is_a_json_error() {
     let sb = Sandbox::new();
     for (req, path) in [

@@ -50,6 +50,12 @@ pub enum CutShape {
     /// what fits in 12,000 characters), else lines taken from both ends in turn up to
     /// 12,000 characters.
     DroidSummary,
+    /// Its last lines: as many of its last `lines` lines as fit in `over_cut_keeps` bytes,
+    /// the lines counted as the host splits at `\n` (a final newline makes an empty last
+    /// line, one of the `lines`); it cuts an output over `cut_chars` bytes or `lines` lines.
+    /// pi 0.73 and opencode 1.18 both cut so, at 2,000 lines and 51,200 bytes (their
+    /// `truncateTail` and the bash tool's tail cut), and add a path to the saved output.
+    Tail { lines: usize },
 }
 
 /// How much of an output a host shows whole: up to `chars` characters of a success and
@@ -112,22 +118,51 @@ impl HostCut {
     /// an output whole, for a success and for a failure, when it cuts at all: nothing it
     /// would show should be cut by us.
     pub fn shows_whole(&self) -> Option<Whole> {
-        (self.cut_chars != usize::MAX).then_some(Whole::chars(
-            self.cut_chars as u64,
-            self.fail_cut_chars.min(self.cut_chars) as u64,
-        ))
+        let lines = match self.shape {
+            CutShape::Tail { lines } => Some(lines as u64),
+            _ => None,
+        };
+        (self.cut_chars != usize::MAX).then_some(Whole {
+            chars: self.cut_chars as u64,
+            fail_chars: self.fail_cut_chars.min(self.cut_chars) as u64,
+            lines,
+        })
+    }
+
+    /// How much of `raw` (the whole output, of `raw_chars` characters) the host keeps when
+    /// it cuts it; `None` when it shows it whole. [`CutShape::Tail`] hosts count bytes and
+    /// lines, the others characters.
+    fn keeps(&self, raw: &str, raw_chars: usize, failed: bool) -> Option<usize> {
+        match self.shape_for(failed) {
+            CutShape::Tail { lines } => {
+                let (cut, keeps) = if failed {
+                    (self.fail_cut_chars, self.fail_over_cut_keeps)
+                } else {
+                    (self.cut_chars, self.over_cut_keeps)
+                };
+                let host_lines = raw.bytes().filter(|&b| b == b'\n').count() + 1;
+                (raw.len() > cut || host_lines > lines).then_some(keeps)
+            }
+            _ => self.preview_chars(raw_chars, failed),
+        }
     }
 
     /// What the model reads of an output of `raw_chars` characters when the host cuts it
     /// (its preview, taken from `raw`: the output, or as much of its start as was kept);
     /// `None` when the host shows it whole.
     pub fn preview(&self, raw: &str, raw_chars: usize, failed: bool) -> Option<String> {
-        let keep = self.preview_chars(raw_chars, failed)?;
+        let keep = self.keeps(raw, raw_chars, failed)?;
         if matches!(self.shape_for(failed), CutShape::Start | CutShape::Approx) {
             return Some(raw.chars().take(keep).collect());
         }
         let lines = split_lines(raw);
-        let view = self.view_of(&lines, raw.chars().count(), failed)?;
+        let view = self.view_of(
+            &lines,
+            raw.chars().count(),
+            keep,
+            raw.ends_with('\n'),
+            failed,
+        );
         let mut out: Vec<&str> = Vec::new();
         let mut at = 0;
         for r in &view {
@@ -161,20 +196,23 @@ impl HostCut {
         }
         let raw_chars = raw.chars().count();
         // shown whole: nothing to split
-        self.preview_chars(raw_chars, failed)?;
+        let keep = self.keeps(raw, raw_chars, failed)?;
         let lines = split_lines(raw);
-        self.view_of(&lines, raw_chars, failed)
+        Some(self.view_of(&lines, raw_chars, keep, raw.ends_with('\n'), failed))
     }
 
+    /// The ranges of `lines` shown when the host keeps `keep` of the output (`ends_nl`: the
+    /// output ends with a newline).
     fn view_of(
         &self,
         lines: &[&str],
         raw_chars: usize,
+        keep: usize,
+        ends_nl: bool,
         failed: bool,
-    ) -> Option<Vec<std::ops::Range<usize>>> {
-        let keep = self.preview_chars(raw_chars, failed)?;
+    ) -> Vec<std::ops::Range<usize>> {
         let char_lens = || lines.iter().map(|l| l.chars().count() + 1);
-        Some(match self.shape_for(failed) {
+        match self.shape_for(failed) {
             CutShape::Start | CutShape::Approx => within_start(lines, keep),
             CutShape::Ends {
                 head: first,
@@ -209,8 +247,30 @@ impl HostCut {
                     vec![0..head, tail_from..tail_to]
                 }
             }
-            CutShape::DroidSummary => droid::view(lines)?,
-        })
+            CutShape::DroidSummary => droid::view(lines),
+            CutShape::Tail { lines: max } => {
+                // as the host does: from the end, whole lines (a newline between two) while
+                // they fit in `keep` bytes, at most `max`; a last line longer than `keep`
+                // shows its end
+                let mut shown = 0;
+                let mut bytes = 0;
+                let entries = lines.iter().rev().map(|l| l.len());
+                for len in std::iter::repeat_n(0, usize::from(ends_nl)).chain(entries) {
+                    if shown == max {
+                        break;
+                    }
+                    let add = len + usize::from(shown > 0);
+                    if bytes + add > keep {
+                        shown += usize::from(shown == 0);
+                        break;
+                    }
+                    bytes += add;
+                    shown += 1;
+                }
+                let shown_lines = shown.saturating_sub(usize::from(ends_nl)).max(1);
+                vec![lines.len().saturating_sub(shown_lines)..lines.len()]
+            }
+        }
     }
     /// How many characters our text for this output may have: never more than the raw
     /// output had, and under the host's cut; when the raw output was over the cut, no more
@@ -335,7 +395,7 @@ mod droid {
         line.chars().count().min(LINE_CHARS)
     }
 
-    pub fn view(lines: &[&str]) -> Option<Vec<Range<usize>>> {
+    pub fn view(lines: &[&str]) -> Vec<Range<usize>> {
         let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
         // the lines Droid reads: all, or those of its first and last 8 KiB with its marker
         let seen: Vec<Seen> = if bytes > BYTES {
@@ -374,7 +434,7 @@ mod droid {
         let texts: Vec<&str> = texts.iter().map(|t| t.as_ref()).collect();
         let total: usize = texts.iter().map(|t| shown_chars(t) + 1).sum();
         if total <= CHARS {
-            return Some(ranges(&seen));
+            return ranges(&seen);
         }
         for words in [&[ERROR_WORDS, MORE_WORDS][..], &[ERROR_WORDS][..]] {
             let picked = pick(&texts, words);
@@ -385,7 +445,7 @@ mod droid {
                     .filter(|(_, p)| **p)
                     .map(|(s, _)| *s)
                     .collect();
-                return Some(ranges(&chosen));
+                return ranges(&chosen);
             }
         }
         // lines from both ends in turn
@@ -408,7 +468,7 @@ mod droid {
             take_head = !take_head;
         }
         let chosen: Vec<Seen> = seen[..lo].iter().chain(&seen[hi..]).copied().collect();
-        Some(ranges(&chosen))
+        ranges(&chosen)
     }
 
     fn has_word(line: &str, words: &[&[&str]]) -> bool {
@@ -625,6 +685,40 @@ mod tests {
         assert_eq!(c.budget(30_000, false), 29_999);
         assert_eq!(c.budget(90_000, false), 2_000);
         assert_eq!(HostCut::NONE.budget(7, true), 7);
+    }
+
+    /// pi's and opencode's cut: the last 2,000 lines or 51,200 bytes.
+    const TAIL: HostCut = HostCut {
+        cut_chars: 51_200,
+        over_cut_keeps: 51_200,
+        fail_cut_chars: 51_200,
+        fail_over_cut_keeps: 51_200,
+        max_lines: usize::MAX,
+        shape: CutShape::Tail { lines: 2_000 },
+        fail_shape: CutShape::Tail { lines: 2_000 },
+    };
+
+    #[test]
+    fn a_tail_host_shows_its_last_lines_counted_as_it_splits() {
+        // 2,000 lines and a final newline are 2,001 of the host's lines: it shows the last
+        // 1,999 and the empty one
+        let raw = format!("{}\n", numbered(2_000));
+        assert_eq!(TAIL.view(&raw, false), Some(vec![1..2_000]));
+        // without the final newline, 2,000 are shown whole
+        let raw = numbered(2_000);
+        assert_eq!(TAIL.view(&raw, false), None);
+        assert_eq!(TAIL.shows_whole().unwrap().lines, Some(2_000));
+        // past 51,200 bytes, the lines whose bytes (and the newlines between them) fit
+        let long: String = (0..1_000).map(|i| format!("{i:099}\n")).collect();
+        let view = TAIL.view(&long, true).unwrap();
+        // 100 bytes a line with its newline: the empty last line and 512 more (51,200 bytes)
+        assert_eq!(view, vec![488..1_000]);
+        let p = TAIL.preview(&long, long.chars().count(), true).unwrap();
+        assert!(p.starts_with("[...]\n") && p.ends_with(&format!("{:099}", 999)));
+        // a last line over the limit shows its end: it counts as shown
+        let huge = format!("a\n{}", "x".repeat(60_000));
+        assert_eq!(TAIL.view(&huge, false), Some(vec![1..2]));
+        assert_eq!(TAIL.view("small\n", false), None);
     }
 
     /// Droid's shape: whole up to 12,000 characters, else its summary.

@@ -16,6 +16,32 @@ pub struct CompactResult {
     pub classification: Classification,
 }
 
+impl CompactResult {
+    /// Takes `text`, made for a host that cuts the output itself, as the text
+    /// ([`Kind::HostBudget`]).
+    pub fn set_host_text(&mut self, text: String) {
+        self.stats.reduced_chars = text.chars().count() as u64;
+        self.stats.reduced_tokens = crate::tokens::estimate(&text);
+        self.stats.ratio = if self.stats.raw_chars == 0 {
+            1.0
+        } else {
+            self.stats.reduced_chars as f64 / self.stats.raw_chars as f64
+        };
+        self.compaction.kinds.push(Kind::HostBudget.into());
+        self.inline_text = text;
+    }
+
+    /// Gives `raw`, the whole output, as the text ([`Kind::Passthrough`]): nothing smaller
+    /// holds what the host would show of it.
+    pub fn set_raw(&mut self, raw: &str) {
+        self.inline_text = raw.to_string();
+        self.stats.reduced_chars = self.stats.raw_chars;
+        self.stats.reduced_tokens = self.stats.raw_tokens;
+        self.stats.ratio = 1.0;
+        self.compaction.kinds = vec![Kind::Passthrough.into()];
+    }
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Compaction {

@@ -104,6 +104,11 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
     });
     // a failing command's output over 10,000 characters (Claude Code cuts those)
     scs.push(scenarios::failing_over_10k());
+    // over 2,000 lines and 51,200 bytes: opencode shows its last lines (with the pause
+    // before the exit that the seq scenarios have, for the same reason)
+    let mut cut = scenarios::failing_cut_by_host_76k();
+    cut.command = format!("{}; r=$?; sleep 0.2; exit $r", cut.command);
+    scs.push(cut);
     scs.extend(scenarios::latency());
     let case = Case {
         host: "opencode",

@@ -58,6 +58,8 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
     scs.extend(scenarios::semantics());
     // a failing command's output over 10,000 characters (Claude Code cuts those)
     scs.push(scenarios::failing_over_10k());
+    // over 2,000 lines and 51,200 bytes: pi shows its last lines
+    scs.push(scenarios::failing_cut_by_host_76k());
     scs.extend(scenarios::latency());
     let case = Case {
         host: "pi",

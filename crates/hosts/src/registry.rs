@@ -122,13 +122,14 @@ pub struct HookSpec {
     /// The host's program and the versions (`major.minor`) in which tokenjuice's end-to-end
     /// suite proved the mechanism in the real agent; doctor warns on any other version.
     pub proven: Option<(&'static str, &'static [&'static str])>,
-    /// The host's own cut of a shell result that tokenjuice's output must stay under
-    /// ([`HostCut::NONE`] where tokenjuice's text replaces the result after the host's cut).
+    /// The host's own cut of a shell result: what it shows of an output over it, which
+    /// tokenjuice's text is made from, and (where the host cuts tokenjuice's text too) the
+    /// size that text stays under. pi and opencode cut before their hook replaces the result
+    /// ([`CutShape::Tail`]); [`HostCut::NONE`] where the cut is modelled apart (Copilot CLI).
     pub cut: HostCut,
-    /// Where `cut` is [`HostCut::NONE`] (tokenjuice's text replaces the host's result): the
-    /// sizes up to which the host shows an output whole, a success's and a failure's (Copilot
-    /// CLI's ~20 KB preview threshold, pi's and opencode's 50 KB or 2,000 lines). Nothing it would have shown
-    /// is cut; see [`HookSpec::shows_whole`].
+    /// Where `cut` is [`HostCut::NONE`]: the sizes up to which the host shows an output
+    /// whole, a success's and a failure's (Copilot CLI's ~20 KB preview threshold). Nothing
+    /// it would have shown is cut; see [`HookSpec::shows_whole`].
     pub whole: Option<Whole>,
     /// The host prints the exit status itself next to the output (Claude's `Exit code N`),
     /// so tokenjuice prints none.
@@ -197,6 +198,20 @@ const GEMINI_ENDS: CutShape = CutShape::Ends {
     head: 8_000,
     tail: 32_000,
     capped: false,
+};
+
+/// pi 0.73 and opencode 1.18 cut a bash output over 2,000 lines or 51,200 bytes to its last
+/// lines (pi's `truncateTail`, opencode's bash tool: the same cut), with a note and the path
+/// of the saved output. Their hooks get the whole output and replace the text, which the
+/// host does not cut again.
+const TAIL_2000: HostCut = HostCut {
+    cut_chars: 51_200,
+    over_cut_keeps: 51_200,
+    fail_cut_chars: 51_200,
+    fail_over_cut_keeps: 51_200,
+    max_lines: usize::MAX,
+    shape: CutShape::Tail { lines: 2_000 },
+    fail_shape: CutShape::Tail { lines: 2_000 },
 };
 
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
@@ -353,13 +368,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
-        cut: HostCut::NONE,
-        // 2,000 lines or 50 KB, whichever comes first, then a tail
-        whole: Some(Whole {
-            chars: 50_000,
-            fail_chars: 50_000,
-            lines: Some(2_000),
-        }),
+        cut: TAIL_2000,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
@@ -565,13 +575,8 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
-        cut: HostCut::NONE,
-        // 2,000 lines or 50 KB, whichever comes first, then a tail
-        whole: Some(Whole {
-            chars: 50_000,
-            fail_chars: 50_000,
-            lines: Some(2_000),
-        }),
+        cut: TAIL_2000,
+        whole: None,
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",

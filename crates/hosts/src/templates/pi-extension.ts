@@ -11,7 +11,7 @@ const LAUNCHER = "__TOKENJUICE_LAUNCHER__";
 const TIMEOUT_MS = 10000;
 const MIN_SAVED_CHARS = 8;
 const EXIT_LINE = /\n*Command exited with code (\d+)\s*$/;
-const TRUNCATION_NOTE = /\n*\[Showing [^\]]*Full output: [^\]]*\]\s*$/;
+const TRUNCATION_NOTE = /\n*\[Showing [^\]]*Full output: ([^\]]*)\]\s*$/;
 const WRAPPED = /(^|[\s/\\])tokenjuice(\.exe|\.cmd|\.bat)?['"]?\s+(\S+\s+)*wrap(\s|$)/i;
 
 function reduce(request, signal) {
@@ -77,10 +77,17 @@ async function compactBashResult(event, signal) {
   } else if (event.isError) {
     return undefined; // aborted or timed out: leave pi's message alone
   }
-  const fullPath = event.details && event.details.fullOutputPath;
+  // a cut output's file: in the result's details, or (a failing command's result is pi's
+  // error message, without details) in pi's note at its end
+  const note = TRUNCATION_NOTE.exec(text);
+  let fullPath = event.details && event.details.fullOutputPath;
+  if (typeof fullPath !== "string" && note) fullPath = note[1];
+  // pi's note named the file with the whole output: so does the text that replaces it
+  let saved = "";
   if (typeof fullPath === "string" && fullPath) {
     try {
       text = readFileSync(fullPath, "utf8");
+      saved = `[Full output: ${fullPath}]`;
     } catch {
       text = text.replace(TRUNCATION_NOTE, "");
     }
@@ -93,7 +100,8 @@ async function compactBashResult(event, signal) {
   );
   const inline = result && result.inlineText;
   if (typeof inline !== "string") return undefined;
-  const replaced = status ? `${inline.replace(/\n+$/, "")}\n\n${status}` : inline;
+  const body = saved ? `${inline.replace(/\n+$/, "")}\n\n${saved}` : inline;
+  const replaced = status ? `${body.replace(/\n+$/, "")}\n\n${status}` : body;
   if (replaced.length + MIN_SAVED_CHARS > shown.length) return undefined;
   return { content: [{ type: "text", text: replaced }] };
 }
