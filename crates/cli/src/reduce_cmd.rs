@@ -214,7 +214,9 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
             // a host whose hook gets the whole output of a command it cuts to its last lines
             // (pi, opencode; it saves the whole output and names the file) gets a line
             // reduction made of the lines it would have shown
-            if let Some(h) = host.filter(|h| matches!(h.cut.shape, CutShape::Tail { .. })) {
+            // (`noOmit`: the caller says nothing is to be cut)
+            let tail_host = host.filter(|h| matches!(h.cut.shape, CutShape::Tail { .. }));
+            if let Some(h) = tail_host.filter(|_| !req.no_omit) {
                 let how = store
                     .recover_hint()
                     .unwrap_or_else(|| "the host saved the whole output".into());

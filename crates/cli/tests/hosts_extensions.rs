@@ -169,10 +169,21 @@ fn opencode_plugin_replaces_bash_results_and_never_touches_the_command() {
         saved.display(),
         full.lines().skip(1000).collect::<Vec<_>>().join("\n")
     );
+    let long_whole: String = (0..3000)
+        .map(|i| {
+            let mut l = format!("note {i:05} distinct\n");
+            if i % 10 == 9 {
+                l.extend((1..=20).map(|k| format!("fetching part {k} of 20\n")));
+            }
+            l
+        })
+        .collect();
     let cases = json!({
         "noisy": ["bash", "./fetch.sh", plain, 7],
         "cut": ["bash", "./big.sh", cut, 0],
         "small": ["bash", "echo hi", "hi\n", 0],
+        // opencode with raised `tool_output` limits showed 3,000 lines whole
+        "long_whole": ["bash", "./long.sh", long_whole, 1],
         "wrapped": ["bash", "tokenjuice wrap -- ls", plain, 0],
         "timeout": ["bash", "sleep 9", format!("{plain}\n\n<shell_metadata>\nshell tool terminated command after exceeding timeout\n</shell_metadata>"), null],
         "edit": ["edit", "ls", plain, 0],
@@ -211,6 +222,12 @@ console.log(JSON.stringify(out));
             && t.contains(&format!("Full output saved to: {}", saved.display())),
         "the saved full output was read and its path kept: {t}"
     );
+    // nothing opencode showed is cut: every distinct line stays (only noise may go)
+    let t = r["long_whole"]["text"].as_str().unwrap();
+    assert!(t.len() * 2 < long_whole.len(), "folded: {t}");
+    for i in [0, 1500, 2999] {
+        assert!(t.contains(&format!("note {i:05} distinct")), "{t}");
+    }
     for name in ["small", "wrapped", "timeout", "edit"] {
         assert_eq!(
             r[name]["text"], cases[name][2],
