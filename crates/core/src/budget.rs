@@ -91,6 +91,20 @@ pub const DROID_SUMMARY: HostCut = HostCut {
     fail_shape: CutShape::DroidSummary,
 };
 
+/// pi 0.73 and opencode 1.18 cut a bash output over 2,000 lines or 51,200 bytes to its last
+/// lines (pi's `truncateTail`, opencode's bash tool: the same cut), with a note and the path
+/// of the saved output ([`CutShape::Tail`]). Their hooks get the whole output and replace the
+/// text, which the host does not cut again.
+pub const TAIL_2000: HostCut = HostCut {
+    cut_chars: 51_200,
+    over_cut_keeps: 51_200,
+    fail_cut_chars: 51_200,
+    fail_over_cut_keeps: 51_200,
+    max_lines: usize::MAX,
+    shape: CutShape::Tail { lines: 2_000 },
+    fail_shape: CutShape::Tail { lines: 2_000 },
+};
+
 impl HostCut {
     /// No limit.
     pub const NONE: HostCut = HostCut {
@@ -687,38 +701,27 @@ mod tests {
         assert_eq!(HostCut::NONE.budget(7, true), 7);
     }
 
-    /// pi's and opencode's cut: the last 2,000 lines or 51,200 bytes.
-    const TAIL: HostCut = HostCut {
-        cut_chars: 51_200,
-        over_cut_keeps: 51_200,
-        fail_cut_chars: 51_200,
-        fail_over_cut_keeps: 51_200,
-        max_lines: usize::MAX,
-        shape: CutShape::Tail { lines: 2_000 },
-        fail_shape: CutShape::Tail { lines: 2_000 },
-    };
-
     #[test]
     fn a_tail_host_shows_its_last_lines_counted_as_it_splits() {
         // 2,000 lines and a final newline are 2,001 of the host's lines: it shows the last
         // 1,999 and the empty one
         let raw = format!("{}\n", numbered(2_000));
-        assert_eq!(TAIL.view(&raw, false), Some(vec![1..2_000]));
+        assert_eq!(TAIL_2000.view(&raw, false), Some(vec![1..2_000]));
         // without the final newline, 2,000 are shown whole
         let raw = numbered(2_000);
-        assert_eq!(TAIL.view(&raw, false), None);
-        assert_eq!(TAIL.shows_whole().unwrap().lines, Some(2_000));
+        assert_eq!(TAIL_2000.view(&raw, false), None);
+        assert_eq!(TAIL_2000.shows_whole().unwrap().lines, Some(2_000));
         // past 51,200 bytes, the lines whose bytes (and the newlines between them) fit
         let long: String = (0..1_000).map(|i| format!("{i:099}\n")).collect();
-        let view = TAIL.view(&long, true).unwrap();
+        let view = TAIL_2000.view(&long, true).unwrap();
         // 100 bytes a line with its newline: the empty last line and 512 more (51,200 bytes)
         assert_eq!(view, vec![488..1_000]);
-        let p = TAIL.preview(&long, long.chars().count(), true).unwrap();
+        let p = TAIL_2000.preview(&long, long.chars().count(), true).unwrap();
         assert!(p.starts_with("[...]\n") && p.ends_with(&format!("{:099}", 999)));
         // a last line over the limit shows its end: it counts as shown
         let huge = format!("a\n{}", "x".repeat(60_000));
-        assert_eq!(TAIL.view(&huge, false), Some(vec![1..2]));
-        assert_eq!(TAIL.view("small\n", false), None);
+        assert_eq!(TAIL_2000.view(&huge, false), Some(vec![1..2]));
+        assert_eq!(TAIL_2000.view("small\n", false), None);
     }
 
     /// Droid's shape: whole up to 12,000 characters, else its summary.

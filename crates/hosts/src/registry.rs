@@ -200,20 +200,6 @@ const GEMINI_ENDS: CutShape = CutShape::Ends {
     capped: false,
 };
 
-/// pi 0.73 and opencode 1.18 cut a bash output over 2,000 lines or 51,200 bytes to its last
-/// lines (pi's `truncateTail`, opencode's bash tool: the same cut), with a note and the path
-/// of the saved output. Their hooks get the whole output and replace the text, which the
-/// host does not cut again.
-const TAIL_2000: HostCut = HostCut {
-    cut_chars: 51_200,
-    over_cut_keeps: 51_200,
-    fail_cut_chars: 51_200,
-    fail_over_cut_keeps: 51_200,
-    max_lines: usize::MAX,
-    shape: CutShape::Tail { lines: 2_000 },
-    fail_shape: CutShape::Tail { lines: 2_000 },
-};
-
 const STATUS: Option<&str> = Some("wrapping bash through tokenjuice for compaction");
 
 /// The `statusMessage` of the old PostToolUse prototypes; entries carrying it are ours.
@@ -368,7 +354,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("pi loads extensions at startup: run /reload (or restart pi) after install"),
         proven: Some(("pi", &["0.73"])),
-        cut: TAIL_2000,
+        cut: tokenjuice_core::budget::TAIL_2000,
         whole: None,
         prints_exit: false,
         hook_entry: true,
@@ -575,7 +561,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         dialect: Dialect::Claude,
         note: Some("opencode loads plugins at startup: restart it after install"),
         proven: Some(("opencode", &["1.18"])),
-        cut: TAIL_2000,
+        cut: tokenjuice_core::budget::TAIL_2000,
         whole: None,
         prints_exit: false,
         hook_entry: true,
