@@ -49,12 +49,21 @@ pub fn shape(line: &str, fold: Fold) -> u64 {
     };
     let mut i = 0;
     while i < b.len() {
-        if let Some((kind, end)) = folded_token(b, i, fold) {
-            h.byte(kind);
-            i = end;
-            continue;
+        let c = b[i];
+        // most bytes start no folded token (see `folded_token`): only a digit, a hex letter
+        // at the start of a word, or with path folding any byte can
+        let may_start = fold.paths
+            || c.is_ascii_digit()
+            || (c.is_ascii_hexdigit()
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-')));
+        if may_start {
+            if let Some((kind, end)) = folded_token(b, i, fold) {
+                h.byte(kind);
+                i = end;
+                continue;
+            }
         }
-        h.byte(b[i]);
+        h.byte(c);
         i += 1;
     }
     h.finish()
