@@ -282,7 +282,7 @@ impl HostCut {
                     shown += 1;
                 }
                 let shown_lines = shown.saturating_sub(usize::from(ends_nl)).max(1);
-                vec![lines.len().saturating_sub(shown_lines)..lines.len()]
+                std::iter::once(lines.len().saturating_sub(shown_lines)..lines.len()).collect()
             }
         }
     }
@@ -706,7 +706,10 @@ mod tests {
         // 2,000 lines and a final newline are 2,001 of the host's lines: it shows the last
         // 1,999 and the empty one
         let raw = format!("{}\n", numbered(2_000));
-        assert_eq!(TAIL_2000.view(&raw, false), Some(vec![1..2_000]));
+        assert_eq!(
+            TAIL_2000.view(&raw, false),
+            Some(std::iter::once(1..2_000).collect())
+        );
         // without the final newline, 2,000 are shown whole
         let raw = numbered(2_000);
         assert_eq!(TAIL_2000.view(&raw, false), None);
@@ -715,12 +718,17 @@ mod tests {
         let long: String = (0..1_000).map(|i| format!("{i:099}\n")).collect();
         let view = TAIL_2000.view(&long, true).unwrap();
         // 100 bytes a line with its newline: the empty last line and 512 more (51,200 bytes)
-        assert_eq!(view, vec![488..1_000]);
-        let p = TAIL_2000.preview(&long, long.chars().count(), true).unwrap();
+        assert_eq!(view, std::iter::once(488..1_000).collect::<Vec<_>>());
+        let p = TAIL_2000
+            .preview(&long, long.chars().count(), true)
+            .unwrap();
         assert!(p.starts_with("[...]\n") && p.ends_with(&format!("{:099}", 999)));
         // a last line over the limit shows its end: it counts as shown
         let huge = format!("a\n{}", "x".repeat(60_000));
-        assert_eq!(TAIL_2000.view(&huge, false), Some(vec![1..2]));
+        assert_eq!(
+            TAIL_2000.view(&huge, false),
+            Some(std::iter::once(1..2).collect())
+        );
         assert_eq!(TAIL_2000.view("small\n", false), None);
     }
 
