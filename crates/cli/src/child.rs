@@ -431,7 +431,11 @@ impl Child {
     /// `on_chunk` answers false (nobody reads our output any more), the command's pipes are
     /// closed, so its next write fails as it would have without us (`yes | head -1`), and
     /// its end is awaited.
-    pub fn pump(mut self, mut on_chunk: impl FnMut(&[u8], bool) -> bool) -> ExitStatus {
+    pub fn pump(
+        mut self,
+        mut on_chunk: impl FnMut(&[u8], bool) -> bool,
+        mut on_tick: impl FnMut(),
+    ) -> ExitStatus {
         let mut buf = vec![0u8; 64 * 1024];
         let mut status: Option<ExitStatus> = None;
         let mut deadline: Option<Instant> = None;
@@ -463,6 +467,8 @@ impl Child {
             if sig_ready {
                 self.forward();
             }
+            // at least every 100 ms while the command runs
+            on_tick();
             if err_ready {
                 let done = match self.errput.as_mut().map(|e| e.read(&mut buf)) {
                     Some(Ok(0)) | Some(Err(_)) | None => true,

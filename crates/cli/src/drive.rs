@@ -91,6 +91,15 @@ impl<'p> Driver<'p> {
             }
         }
         if self.stream_raw {
+            if is_err && self.err_capture.is_some() {
+                // the command's stderr has a pipe of its own: it stays stderr
+                let mut err = std::io::stderr().lock();
+                let _ = err.write_all(chunk).and_then(|()| err.flush());
+                if let Some(s) = self.session.as_mut() {
+                    s.push(chunk);
+                }
+                return true;
+            }
             let mut out = stdout.lock();
             let written = out.write_all(chunk).and_then(|()| out.flush());
             if let Some(s) = self.session.as_mut() {
@@ -123,6 +132,24 @@ impl<'p> Driver<'p> {
             }
         }
         true
+    }
+
+    /// Gives up holding the output: what was held is written as it came (stdout, and stderr
+    /// when it has a pipe of its own), and what follows streams through. The session goes on
+    /// counting, for the history's record.
+    pub fn give_up_holding(&mut self, stdout: &Stdout) {
+        if self.stream_raw || self.mirror {
+            return;
+        }
+        let mut out = stdout.lock();
+        let _ = self.capture.write_to(&mut out);
+        let _ = out.flush();
+        if let Some(c) = self.err_capture.as_mut() {
+            let mut err = std::io::stderr().lock();
+            let _ = c.write_to(&mut err);
+            let _ = err.flush();
+        }
+        self.stream_raw = true;
     }
 
     /// Records a run whose output went through as it came (nothing more to print).

@@ -256,6 +256,9 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
             prints_exit: spec.host().prints_exit,
             split_stderr: spec.style == PrefixStyle::CodeBuddy,
             mirror,
+            hold_for: (spec.style == PrefixStyle::CodeBuddy)
+                .then(codebuddy_hold_for)
+                .flatten(),
         }),
     })
 }
@@ -286,6 +289,31 @@ fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
         }
     }
     cut
+}
+
+/// How long the prefix may hold a CodeBuddy command's output. CodeBuddy 2.117 moves a
+/// foreground command still running at its timeout (`BASH_DEFAULT_TIMEOUT_MS`, 120 s by
+/// default) or past its assistant budget (`CODEBUDDY_BASH_ASSISTANT_BUDGET_MS`, off by
+/// default) to the background and shows the model the output so far; the prefix lets go a
+/// little before (a tenth of the time, at most 5 s), so that output is there as without
+/// tokenjuice. With `CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1` CodeBuddy ends the command
+/// instead, and the output is held to the end. A timeout the model gives one command is not
+/// seen here: a command given a shorter one shows no output when it is moved.
+fn codebuddy_hold_for() -> Option<std::time::Duration> {
+    let ms = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|n| *n > 0)
+    };
+    if std::env::var("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED").as_deref() == Ok("1") {
+        return None;
+    }
+    let timeout = ms("BASH_DEFAULT_TIMEOUT_MS").unwrap_or(120_000);
+    let moved_at = ms("CODEBUDDY_BASH_ASSISTANT_BUDGET_MS").map_or(timeout, |b| b.min(timeout));
+    Some(std::time::Duration::from_millis(
+        moved_at - (moved_at / 10).min(5_000),
+    ))
 }
 
 /// Claude Code 2.1 hands every Bash command one file, opened for appending, as stdout and

@@ -52,6 +52,10 @@ pub struct HostOutput {
     /// runs): the raw output is written there as it comes, and replaced by the compacted text
     /// at the end. Output streams as without tokenjuice, and nothing is held back.
     pub mirror: bool,
+    /// How long the output may be held back: past it, what was held goes out as it came
+    /// and the rest streams (CodeBuddy moves a foreground command still running at its
+    /// timeout to the background and shows the model the output so far).
+    pub hold_for: Option<std::time::Duration>,
 }
 
 /// How long the last command ran (spawn to exit), in microseconds.
@@ -110,7 +114,21 @@ pub fn run(opts: WrapOpts) -> i32 {
         d.err_capture = Some(RawCapture::default());
     }
     let stdout_handle = std::io::stdout();
-    let status = child.pump(|chunk, is_err| d.feed(chunk, is_err, &stdout_handle));
+    let hold_until = opts
+        .host
+        .as_ref()
+        .and_then(|h| h.hold_for)
+        .map(|t| child_started + t);
+    let d = std::cell::RefCell::new(d);
+    let status = child.pump(
+        |chunk, is_err| d.borrow_mut().feed(chunk, is_err, &stdout_handle),
+        || {
+            if hold_until.is_some_and(|t| std::time::Instant::now() >= t) {
+                d.borrow_mut().give_up_holding(&stdout_handle);
+            }
+        },
+    );
+    let mut d = d.into_inner();
 
     CHILD_MICROS.store(
         u64::try_from(child_started.elapsed().as_micros()).unwrap_or(u64::MAX),

@@ -275,6 +275,38 @@ fn codebuddy_compacts_only_its_bash_tool_lines_and_keeps_stderr_apart() {
 }
 
 #[test]
+fn a_codebuddy_command_running_into_its_timeout_lets_its_output_go_as_it_came() {
+    // CodeBuddy moves a foreground command still running at its timeout to the background
+    // and shows the output so far: a little before that, the prefix stops holding it
+    let w = World::new();
+    let dir = root(&w);
+    let env = [
+        ("CODEBUDDY_SESSION_ID", "x"),
+        ("BASH_DEFAULT_TIMEOUT_MS", "1500"),
+    ];
+    let line = "eval 'seq 1 3000; echo warn >&2; sleep 2; seq 1 3000; exit 3'";
+    let o = prefix(&w, "codebuddy", line, &dir, &env);
+    assert_eq!(o.status.code(), Some(3), "exit code kept: {}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("{}{}", seq_3000(), seq_3000()),
+        "every line"
+    );
+    assert_eq!(stderr(&o), "warn\n", "stderr stays stderr");
+    // a command that ends in time is still compacted; with auto-background off, CodeBuddy
+    // ends the command at its timeout instead, and the output is held to the end
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000'", &dir, &env);
+    assert_compacted_seq("in time", &o);
+    let off = [
+        ("CODEBUDDY_SESSION_ID", "x"),
+        ("BASH_DEFAULT_TIMEOUT_MS", "500"),
+        ("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED", "1"),
+    ];
+    let o = prefix(&w, "codebuddy", "eval 'sleep 1; seq 1 3000'", &dir, &off);
+    assert_compacted_seq("auto-background off", &o);
+}
+
+#[test]
 fn a_codebuddy_background_command_writing_to_task_files_passes_through() {
     // CodeBuddy 2.117 gives a background command its task files (bg-tasks/<id>.stdout.log,
     // .stderr.log) as stdout and stderr; a foreground one gets sockets. No hook marks it.

@@ -259,3 +259,54 @@ fn codebuddy_background_commands_stream_untouched_without_a_hook() {
         "with tokenjuice"
     );
 }
+
+/// CodeBuddy moves a foreground command that runs past its timeout to the background and
+/// shows the model the output so far (`Current Output (partial): …`); the model then polls
+/// it. The prefix holds a command's output to compact it at the end, so it gives that up
+/// shortly before the host's default timeout (`BASH_DEFAULT_TIMEOUT_MS`, here 4 s): what it
+/// held goes out as it came, and the rest streams.
+#[test]
+fn codebuddy_a_foreground_command_past_its_timeout_shows_its_output_so_far() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    fn spec_short_timeout(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+        let mut s = spec_acp(agent, p, calls);
+        s.env
+            .push(("BASH_DEFAULT_TIMEOUT_MS".into(), "4000".into()));
+        s
+    }
+    let scs = vec![scenarios::Scenario {
+        name: "foreground command past its timeout",
+        command: "echo fg-start; seq 1 3; sleep 7; echo fg-done".into(),
+        extra: json!({}),
+        judge: scenarios::Judge::SameShape(&["fg-start\n1\n2\n3", "task_id"]),
+    }];
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "shell prefix, ACP mode, a 4 s default timeout",
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec: spec_short_timeout,
+        report: false,
+        version: |a| {
+            vec![
+                "node".into(),
+                support::codebuddy_cli(a).display().to_string(),
+                "--version".into(),
+            ]
+        },
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    for r in [&without, &with] {
+        assert!(
+            r.outcome.results[0]
+                .text
+                .contains("Current Output (partial): fg-start\n1\n2\n3"),
+            "{}",
+            r.outcome.results[0].text
+        );
+    }
+}

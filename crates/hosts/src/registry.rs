@@ -225,7 +225,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         tools: &["Bash"],
         answer: Answer::MarkStreaming,
         dialect: Dialect::CodeBuddy,
-        note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; no hook runs. A background command (run_in_background) writes to CodeBuddy's task files (seen in 2.117 over ACP, the mode in which the CLI runs them), which the prefix sees and leaves alone, so its output streams uncompacted as without tokenjuice. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart)"),
+        note: Some("the command runs in CodeBuddy's own shell line through CODEBUDDY_CODE_SHELL_PREFIX (settings env): permission rules, PATH and the shell snapshot are CodeBuddy's; no hook runs. A background command (run_in_background) writes to CodeBuddy's task files (seen in 2.117 over ACP, the mode in which the CLI runs them), which the prefix sees and leaves alone, so its output streams uncompacted as without tokenjuice. A foreground command still running a little before CodeBuddy's default timeout (BASH_DEFAULT_TIMEOUT_MS) streams from then on, uncompacted, so the output CodeBuddy shows when it moves the command to the background is there. when tokenjuice reduces an output, stdout and stderr appear together under Stdout (an output given back unchanged keeps them apart)"),
         proven: Some(("codebuddy", &["2.117"])),
         // CodeBuddy Code 2.117: combined output over 30,000 characters (BASH_MAX_OUTPUT_LENGTH)
         // becomes a 2,048-character preview and a file path, failures alike.
