@@ -169,18 +169,35 @@ fn opencode_plugin_replaces_bash_results_and_never_touches_the_command() {
         saved.display(),
         full.lines().skip(1000).collect::<Vec<_>>().join("\n")
     );
+    // a word per number (letters: no two lines fold as similar)
+    let word = |i: usize| -> String {
+        (0..4)
+            .map(|k| char::from(b'a' + ((i / 26usize.pow(k)) % 26) as u8))
+            .collect()
+    };
     let long_whole: String = (0..3000)
         .map(|i| {
-            let mut l = format!("note {i:05} distinct\n");
+            let mut l = format!("note {} distinct\n", word(i));
             if i % 10 == 9 {
                 l.extend((1..=20).map(|k| format!("fetching part {k} of 20\n")));
             }
             l
         })
         .collect();
+    // ... and with limits raised to 5,000 lines, cut the same output (saved whole) to its last
+    // 5,000
+    let raised_saved = dir.join("opencode-raised.txt");
+    std::fs::write(&raised_saved, &long_whole).unwrap();
+    let raised_tail: Vec<&str> = long_whole.lines().skip(9000 - 5000).collect();
+    let raised = format!(
+        "...output truncated...\n\nFull output saved to: {}\n\n{}",
+        raised_saved.display(),
+        raised_tail.join("\n")
+    );
     let cases = json!({
         "noisy": ["bash", "./fetch.sh", plain, 7],
         "cut": ["bash", "./big.sh", cut, 0],
+        "raised_cut": ["bash", "./long.sh", raised, 1],
         "small": ["bash", "echo hi", "hi\n", 0],
         // opencode with raised `tool_output` limits showed 3,000 lines whole
         "long_whole": ["bash", "./long.sh", long_whole, 1],
@@ -226,7 +243,11 @@ console.log(JSON.stringify(out));
     let t = r["long_whole"]["text"].as_str().unwrap();
     assert!(t.len() * 2 < long_whole.len(), "folded: {t}");
     for i in [0, 1500, 2999] {
-        assert!(t.contains(&format!("note {i:05} distinct")), "{t}");
+        assert!(t.contains(&format!("note {} distinct", word(i))), "{t}");
+    }
+    let t = r["raised_cut"]["text"].as_str().unwrap();
+    for l in raised_tail.iter().filter(|l| l.starts_with("note ")) {
+        assert!(t.contains(l), "`{l}` opencode showed is lost: {t}");
     }
     for name in ["small", "wrapped", "timeout", "edit"] {
         assert_eq!(

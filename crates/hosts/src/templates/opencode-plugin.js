@@ -107,12 +107,13 @@ async function compact(input, output) {
     text = full;
   }
   if (!text.trim() || text === "(no output)") return;
-  // opencode cuts an output over 2,000 lines or 51,200 bytes unless its config raised
-  // `tool_output` limits: when it showed a longer output whole, nothing of it is cut
-  const whole = !cut && (text.split("\n").length > 2000 || Buffer.byteLength(text, "utf8") > 51200);
+  // opencode shows an output's last 2,000 lines or 51,200 bytes unless its config raised the
+  // `tool_output` limits: when it showed more than that, nothing of the output is cut
+  const showed = cut ? shown.slice(cut[0].length) : text;
+  const raised = showed.split("\n").length > 2000 || Buffer.byteLength(showed, "utf8") > 51200;
   const result = await reduce({
     input: { toolName: "bash", command, combinedText: text, exitCode: meta.exit },
-    options: { noOmit: whole },
+    options: { noOmit: raised },
   });
   let next = result && result.inlineText;
   if (typeof next !== "string") return;
