@@ -13,7 +13,7 @@
 //!
 //! The filter holds the output until the marker, then prints the reduction (only when it is
 //! smaller and fits the host's cut, with no exit line: both hosts print the exit code). While the command
-//! runs, held output is shown as it is once the command has printed nothing for [`IDLE`]
+//! runs, held output is shown (folded, nothing cut: see `show_held`) once the command has printed nothing for [`IDLE`]
 //! (a server that printed its address and waits, a build between two steps) or has been
 //! held for [`MAX_HOLD`]; what comes after is held again, and at the marker that last part
 //! is reduced. So a model that polls a running command sees its output about a second after
@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use tokenjuice_core::budget;
 use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::result::Kind;
 
 /// Held output is shown once the command has printed nothing for this long.
 const IDLE: Duration = Duration::from_secs(1);
@@ -108,7 +109,13 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
             let _ = out.write_all(&held[..n]).and_then(|()| out.flush());
             shown.extend(held.drain(..n));
         } else if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
-            show_held(&mut held, &prefix, &mut std::io::stdout().lock());
+            show_held(
+                host,
+                &command,
+                &mut held,
+                &prefix,
+                &mut std::io::stdout().lock(),
+            );
             // a kept-back tail waits as if it had just come
             (held_since, last_input) = (now, now);
         }
@@ -174,13 +181,60 @@ fn showable(held: &[u8], prefix: &[u8]) -> usize {
         .map_or(held.len(), |i| tail_from + i)
 }
 
-/// Shows the held output as it is, but for a tail that may be the start of the marker
-/// (kept back, held on).
-fn show_held(held: &mut Vec<u8>, prefix: &[u8], out: &mut impl Write) {
+/// Shows the held output while the command runs, but for a tail that may be the start of
+/// the marker (kept back, held on). Its whole lines are shown folded and without the noise
+/// the rule names, nothing cut ([`folded`]), when that is smaller; the rest as it is.
+fn show_held(host: &str, command: &str, held: &mut Vec<u8>, prefix: &[u8], out: &mut impl Write) {
     let keep_from = showable(held, prefix);
-    let _ = out.write_all(&held[..keep_from]);
+    let lines_end = held[..keep_from]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    match folded(host, command, &held[..lines_end]) {
+        Some(text) => {
+            let _ = out.write_all(text.as_bytes());
+            if !text.ends_with('\n') {
+                let _ = out.write_all(b"\n");
+            }
+            let _ = out.write_all(&held[lines_end..keep_from]);
+        }
+        None => {
+            let _ = out.write_all(&held[..keep_from]);
+        }
+    }
     let _ = out.flush();
     held.drain(..keep_from);
+}
+
+/// Part of a running command's output (whole lines), as the rule's line engine shows it with
+/// nothing cut (`noOmit`: similar lines folded and counted, the rule's noise left out and
+/// counted), when that is smaller. Its exit status is not known yet, so nothing that depends
+/// on it is made: no summary, no structured reducer's text, no cut; those wait for the end.
+fn folded(host: &str, command: &str, raw: &[u8]) -> Option<String> {
+    if raw.is_empty() {
+        return None;
+    }
+    let text = std::panic::catch_unwind(|| {
+        let rules = crate::rules_env::load_for_run();
+        let req = Request {
+            tool_name: "exec",
+            command: Some(command),
+            no_omit: true,
+            ..Request::default()
+        };
+        let fin = Finish {
+            source: Some(host.into()),
+            host_prints_exit: true,
+            ..Finish::default()
+        };
+        let (_, result) = compact_text(&req, &rules.rules, raw, 0, &fin);
+        // (a `noOmit` text is marked passed through, folded or not)
+        let kinds = &result.compaction;
+        let line_reduction = !kinds.has(Kind::MatchOutputSummary)
+            && !kinds.kinds.iter().any(|k| k.starts_with("structured:"));
+        (line_reduction && result.inline_text.len() < raw.len()).then_some(result.inline_text)
+    });
+    text.ok().flatten()
 }
 
 /// Droid's command file: a regular file opened for appending, as stdout.

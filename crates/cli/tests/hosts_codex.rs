@@ -165,6 +165,46 @@ fn output_before_a_pause_is_shown_while_the_command_runs_and_the_rest_is_compact
 }
 
 #[test]
+fn output_shown_while_the_command_runs_is_folded_with_nothing_cut() {
+    use std::io::Read;
+    let (w, script) = installed();
+    // 200 similar lines, a pause past the idle second, then a last line
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg("for i in $(seq 1 200); do echo \"fetching part $i of 200\"; done; sleep 3; echo done")
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("BASH_ENV", &script)
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = vec![0u8; 64 * 1024];
+    let n = stdout.read(&mut first).unwrap();
+    let first = String::from_utf8_lossy(&first[..n]).into_owned();
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the command is still running"
+    );
+    // shown while it runs: folded, the first and last line and how many between
+    assert!(
+        first.len() < 200
+            && first.contains("fetching part 1 of 200\n")
+            && first.contains("fetching part 200 of 200\n")
+            && first.contains("198 similar lines"),
+        "{first}"
+    );
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(rest, "done\n");
+}
+
+#[test]
 fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
     let w = World::new();
     let dir = w.home.join(".codex");

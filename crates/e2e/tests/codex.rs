@@ -111,6 +111,15 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"yield_time_ms": 300}),
         judge: Judge::SameShape(&["Process running with session ID"]),
     });
+    // ... and what is shown after a pause is folded too (nothing cut: the exit status is not
+    // known yet): a build that pauses halfway is compacted whole (without the fold, its first
+    // half came back as it was: 3,836 -> 1,965 tokens)
+    scs.push(Scenario {
+        name: "build with a pause",
+        command: "for i in $(seq 1 150); do echo \"   Compiling crate$i v0.1.$i\"; done; sleep 1.5; for i in $(seq 151 300); do echo \"   Compiling crate$i v0.1.$i\"; done; echo '    Finished dev profile'".into(),
+        extra: json!({}),
+        judge: Judge::Compacts(&["crate1 v0.1.1", "crate150 v0.1.150", "crate300 v0.1.300", "Finished"]),
+    });
     // a failing command's output over 10,000 characters (Claude Code cuts those)
     scs.push(scenarios::failing_over_10k());
     scs.extend(scenarios::latency());
