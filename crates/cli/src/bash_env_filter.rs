@@ -389,13 +389,13 @@ mod tests {
         let p = marker_prefix("42");
         let mut held = b"listening on 8080\n".to_vec();
         let mut out = Vec::new();
-        show_held(&mut held, &p, &mut out);
+        show_held("codex", "server", &mut held, &p, &mut out);
         assert_eq!(out, b"listening on 8080\n");
         assert!(held.is_empty());
         // the marker's first bytes arrived: they stay held, the text before goes
         let mut held = b"done\n\x1eTJEXIT:4".to_vec();
         let mut out = Vec::new();
-        show_held(&mut held, &p, &mut out);
+        show_held("codex", "server", &mut held, &p, &mut out);
         assert_eq!(out, b"done\n");
         assert_eq!(held, b"\x1eTJEXIT:4");
     }
