@@ -192,11 +192,13 @@ fn show_held(host: &str, command: &str, held: &mut Vec<u8>, prefix: &[u8], out: 
         .map_or(0, |i| i + 1);
     match folded(host, command, &held[..lines_end]) {
         Some(text) => {
-            let _ = out.write_all(text.as_bytes());
-            if !text.ends_with('\n') {
-                let _ = out.write_all(b"\n");
+            // one write: a reader polling the pipe sees the folded part whole
+            let mut shown = text.into_bytes();
+            if shown.last() != Some(&b'\n') {
+                shown.push(b'\n');
             }
-            let _ = out.write_all(&held[lines_end..keep_from]);
+            shown.extend_from_slice(&held[lines_end..keep_from]);
+            let _ = out.write_all(&shown);
         }
         None => {
             let _ = out.write_all(&held[..keep_from]);

@@ -183,19 +183,26 @@ fn output_shown_while_the_command_runs_is_folded_with_nothing_cut() {
         .spawn()
         .unwrap();
     let mut stdout = child.stdout.take().unwrap();
-    let mut first = vec![0u8; 64 * 1024];
-    let n = stdout.read(&mut first).unwrap();
-    let first = String::from_utf8_lossy(&first[..n]).into_owned();
+    // what comes while the command sleeps (a loaded machine may print the loop slowly:
+    // read until its last line)
+    let mut first = String::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    while !first.contains("part 200 of 200\n") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "{first}");
+        first.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
     assert!(
         child.try_wait().unwrap().is_none(),
         "the command is still running"
     );
     // shown while it runs: folded, the first and last line and how many between
+    // (a loaded machine may pause the loop too: then each part is folded apart)
     assert!(
-        first.len() < 200
+        first.len() < 500
             && first.contains("fetching part 1 of 200\n")
             && first.contains("fetching part 200 of 200\n")
-            && first.contains("198 similar lines"),
+            && first.contains(" similar lines"),
         "{first}"
     );
     let mut rest = String::new();
