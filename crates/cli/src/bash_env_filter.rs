@@ -217,19 +217,11 @@ fn folded(host: &str, command: &str, raw: &[u8]) -> Option<String> {
         return None;
     }
     let text = std::panic::catch_unwind(|| {
-        let rules = crate::rules_env::load_for_run();
         let req = Request {
-            tool_name: "exec",
-            command: Some(command),
             no_omit: true,
-            ..Request::default()
+            ..request(command)
         };
-        let fin = Finish {
-            source: Some(host.into()),
-            host_prints_exit: true,
-            ..Finish::default()
-        };
-        let (_, result) = compact_text(&req, &rules.rules, raw, 0, &fin);
+        let (_, result) = compact_for(host, &req, raw, 0);
         // (a `noOmit` text is marked passed through, folded or not)
         let kinds = &result.compaction;
         let line_reduction = !kinds.has(Kind::MatchOutputSummary)
@@ -280,6 +272,34 @@ fn print_reduced(host: &str, command: &str, raw: &[u8], code: i32) {
     let _ = out.flush();
 }
 
+/// A request for the host's command.
+fn request(command: &str) -> Request<'_> {
+    Request {
+        tool_name: "exec",
+        command: Some(command),
+        ..Request::default()
+    }
+}
+
+/// `raw` reduced for `host` (which prints the exit code itself) with the rules in force.
+fn compact_for(
+    host: &str,
+    req: &Request<'_>,
+    raw: &[u8],
+    code: i32,
+) -> (
+    tokenjuice_core::compact::Plan,
+    tokenjuice_core::result::CompactResult,
+) {
+    let rules = crate::rules_env::load_for_run();
+    let fin = Finish {
+        source: Some(host.into()),
+        host_prints_exit: true,
+        ..Finish::default()
+    };
+    compact_text(req, &rules.rules, raw, code, &fin)
+}
+
 /// The reduction for the host, when it is smaller than the raw output (fitted to the
 /// host's cut); `None` keeps the raw output.
 fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
@@ -288,19 +308,11 @@ fn reduced(host: &str, command: &str, raw: &[u8], code: i32) -> Option<String> {
         return None;
     }
     let text = std::panic::catch_unwind(|| {
-        let rules = crate::rules_env::load_for_run();
         let req = Request {
-            tool_name: "exec",
-            command: Some(command),
             host_shows_whole: tokenjuice_hosts::registry::by_id(host).and_then(|h| h.shows_whole()),
-            ..Request::default()
+            ..request(command)
         };
-        let fin = Finish {
-            source: Some(host.into()),
-            host_prints_exit: true,
-            ..Finish::default()
-        };
-        let (plan, result) = compact_text(&req, &rules.rules, raw, code, &fin);
+        let (plan, result) = compact_for(host, &req, raw, code);
         if result.compaction.passed_through() {
             return None;
         }

@@ -127,24 +127,33 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
     assert!(!script.exists());
 }
 
+/// `bash -c <cmd>` as Codex runs it with the installed BASH_ENV script, stdout piped.
+fn spawn_through_script(w: &World, script: &std::path::Path, cmd: &str) -> std::process::Child {
+    Command::new("bash")
+        .arg("-c")
+        .arg(cmd)
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("BASH_ENV", script)
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn output_before_a_pause_is_shown_while_the_command_runs_and_the_rest_is_compacted() {
     use std::io::Read;
     let (w, script) = installed();
     // a server's first line, a pause well past the filter's idle second, then a noisy end
-    let mut child = Command::new("bash")
-        .arg("-c")
-        .arg("echo listening on 8080; sleep 3; seq 1 3000; echo 'error: disk full' >&2; exit 3")
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .env("BASH_ENV", &script)
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_through_script(
+        &w,
+        &script,
+        "echo listening on 8080; sleep 3; seq 1 3000; echo 'error: disk full' >&2; exit 3",
+    );
     let mut stdout = child.stdout.take().unwrap();
     // the first read returns while the command sleeps: the line came before the pause
     let mut first = vec![0u8; 64 * 1024];
@@ -169,19 +178,11 @@ fn output_shown_while_the_command_runs_is_folded_with_nothing_cut() {
     use std::io::Read;
     let (w, script) = installed();
     // 200 similar lines, a pause past the idle second, then a last line
-    let mut child = Command::new("bash")
-        .arg("-c")
-        .arg("for i in $(seq 1 200); do echo \"fetching part $i of 200\"; done; sleep 3; echo done")
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .env("BASH_ENV", &script)
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_through_script(
+        &w,
+        &script,
+        "for i in $(seq 1 200); do echo \"fetching part $i of 200\"; done; sleep 3; echo done",
+    );
     let mut stdout = child.stdout.take().unwrap();
     // what comes while the command sleeps (a loaded machine may print the loop slowly:
     // read until its last line)

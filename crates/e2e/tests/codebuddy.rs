@@ -58,6 +58,15 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     }
 }
 
+/// The CLI's version command.
+fn version(a: &Agent) -> Vec<String> {
+    vec![
+        "node".into(),
+        support::codebuddy_cli(a).display().to_string(),
+        "--version".into(),
+    ]
+}
+
 #[test]
 fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     let Some(agent) = support::agent_or_skip("codebuddy") else {
@@ -75,13 +84,7 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
         setup,
         spec,
         report: true,
-        version: |a| {
-            vec![
-                "node".into(),
-                support::codebuddy_cli(a).display().to_string(),
-                "--version".into(),
-            ]
-        },
+        version,
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "Exit Code: 1");
@@ -231,13 +234,7 @@ fn codebuddy_background_commands_stream_untouched_without_a_hook() {
         setup,
         spec: spec_acp,
         report: false,
-        version: |a| {
-            vec![
-                "node".into(),
-                support::codebuddy_cli(a).display().to_string(),
-                "--version".into(),
-            ]
-        },
+        version,
     };
     let (without, with) = drive::compare(&case, &agent);
     let files: Vec<Option<String>> = [&without, &with]
@@ -291,13 +288,7 @@ fn codebuddy_a_foreground_command_past_its_timeout_shows_its_output_so_far() {
         setup,
         spec: spec_short_timeout,
         report: false,
-        version: |a| {
-            vec![
-                "node".into(),
-                support::codebuddy_cli(a).display().to_string(),
-                "--version".into(),
-            ]
-        },
+        version,
     };
     let (without, with) = drive::compare(&case, &agent);
     for r in [&without, &with] {
