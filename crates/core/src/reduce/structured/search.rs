@@ -426,7 +426,24 @@ impl Search {
     fn render(mut self) -> (Vec<String>, u64) {
         let around = std::mem::take(&mut self.around);
         around.wrap(|out| {
-            let mut omitted = render_files(&self.files, out);
+            let mut omitted = match shared_texts(&self.files) {
+                // texts in several files said once, when that reads fewer tokens
+                Some((rest, shared)) => {
+                    let mut by_file = Vec::new();
+                    let plain = render_files(&self.files, &mut by_file);
+                    let mut by_text = Vec::new();
+                    let grouped = render_shared(&rest, &shared, &mut by_text);
+                    let tokens = |l: &[String]| crate::tokens::estimate(&l.join("\n"));
+                    if tokens(&by_text) < tokens(&by_file) {
+                        out.extend(by_text);
+                        grouped
+                    } else {
+                        out.extend(by_file);
+                        plain
+                    }
+                }
+                None => render_files(&self.files, out),
+            };
             if self.unfiled > 0 {
                 omitted += self.unfiled;
                 out.push(format!(
@@ -488,8 +505,120 @@ impl Around {
 /// line by their names: the folder is said once, every path stays whole when read
 /// as folder + name. Files come in the order their folder was first seen.
 pub(super) fn render_files(files: &[File], out: &mut Vec<String>) -> u64 {
+    render_files_from(files, out, &mut 0)
+}
+
+/// Shortest hit text said once for several files (shorter ones cost about what they save).
+const SHARED_MIN_CHARS: usize = 20;
+
+/// Hit texts found in two files or more (each at least [`SHARED_MIN_CHARS`] long, and
+/// saving more characters than the header and the file names said twice cost), to be said
+/// once with every place they are at: the files' other hits, and each such text with its
+/// places (files holding only its hits, the text left empty), in the order first seen.
+/// `None` when there is no such text, or not every hit is a numbered match line that was
+/// kept (context lines shown, hits dropped for memory).
+#[allow(clippy::type_complexity)]
+fn shared_texts(files: &[File]) -> Option<(Vec<File>, Vec<(String, Vec<File>)>)> {
+    let plain = files.iter().all(|f| {
+        f.context == 0
+            && f.hits.len() as u64 == f.matches
+            && f.hits.iter().all(|h| h.line.is_some() && !h.context)
+    });
+    if !plain {
+        return None;
+    }
+    // per text: the files it is in, and the characters its places add (a file that keeps
+    // other hits is named twice)
+    let mut in_files: HashMap<&str, (usize, usize)> = HashMap::new();
+    for f in files {
+        let mut seen = std::collections::HashSet::new();
+        for h in &f.hits {
+            if h.text.chars().count() >= SHARED_MIN_CHARS && seen.insert(h.text.as_str()) {
+                let others = f.hits.iter().any(|o| o.text != h.text);
+                let e = in_files.entry(h.text.as_str()).or_default();
+                e.0 += 1;
+                e.1 += if others { f.path.len() } else { 0 };
+            }
+        }
+    }
+    // said once when the text saved outweighs the header and the names said twice
+    let is_shared = |t: &str| {
+        in_files
+            .get(t)
+            .is_some_and(|&(n, named)| n >= 2 && (n - 1) * t.len() > 12 + named)
+    };
+    if !files
+        .iter()
+        .any(|f| f.hits.iter().any(|h| is_shared(&h.text)))
+    {
+        return None;
+    }
+    let mut shared: Vec<(String, Vec<File>)> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    let mut rest = Vec::new();
+    for f in files {
+        let mut own = File {
+            path: f.path.clone(),
+            ..File::default()
+        };
+        for h in &f.hits {
+            if !is_shared(&h.text) {
+                own.hits.push(h.clone());
+                own.matches += 1;
+                continue;
+            }
+            let k = *at.entry(h.text.as_str()).or_insert_with(|| {
+                shared.push((h.text.clone(), Vec::new()));
+                shared.len() - 1
+            });
+            let places = &mut shared[k].1;
+            if places.last().is_none_or(|p| p.path != f.path) {
+                places.push(File {
+                    path: f.path.clone(),
+                    ..File::default()
+                });
+            }
+            let p = places.last_mut().expect("pushed");
+            p.hits.push(Hit {
+                text: String::new(),
+                ..h.clone()
+            });
+            p.matches += 1;
+        }
+        if own.matches > 0 {
+            rest.push(own);
+        }
+    }
+    Some((rest, shared))
+}
+
+/// The files' other hits by file, then each shared text once with its places (see
+/// [`shared_texts`]); returns the hits not shown.
+fn render_shared(rest: &[File], shared: &[(String, Vec<File>)], out: &mut Vec<String>) -> u64 {
+    let mut used = 0;
+    let mut omitted = render_files_from(rest, out, &mut used);
+    for (text, places) in shared {
+        if used > BUDGET_CHARS {
+            omitted += places.iter().map(|f| f.matches).sum::<u64>();
+            continue;
+        }
+        let head = format!("in {} files: {text}", places.len());
+        used += head.len() + 1;
+        out.push(head);
+        let mut lines = Vec::new();
+        omitted += render_files_from(places, &mut lines, &mut used);
+        // each place is `name:12,40:` (its text is the one above)
+        out.extend(lines.into_iter().map(|l| {
+            let l = l.strip_suffix(':').unwrap_or(&l).to_string();
+            format!("  {l}")
+        }));
+    }
+    omitted
+}
+
+/// [`render_files`], adding to `used` (characters written so far, against the budget).
+fn render_files_from(files: &[File], out: &mut Vec<String>, used: &mut usize) -> u64 {
     let mut omitted = 0u64;
-    let mut used = 0usize;
     let mut counted_only = 0u64;
     let mut folders: Vec<(&str, Vec<usize>)> = Vec::new();
     let mut at: HashMap<&str, usize> = HashMap::new();
@@ -506,16 +635,16 @@ pub(super) fn render_files(files: &[File], out: &mut Vec<String>) -> u64 {
     for (dir, members) in &folders {
         // three files or more: the folder line then costs fewer tokens than it saves
         // (deeper indentation costs none: a run of spaces is one token)
-        let grouped = !dir.is_empty() && members.len() >= 3 && used <= BUDGET_CHARS;
+        let grouped = !dir.is_empty() && members.len() >= 3 && *used <= BUDGET_CHARS;
         if grouped {
-            used += dir.len() + 1;
+            *used += dir.len() + 1;
             out.push(dir.to_string());
         }
         let (cut, ind) = if grouped { (dir.len(), "  ") } else { (0, "") };
         for &i in members {
             let f = &files[i];
             let name = &f.path[cut..];
-            if used > BUDGET_CHARS {
+            if *used > BUDGET_CHARS {
                 omitted += f.matches + f.context;
                 if counted_only < 2000 {
                     out.push(format!(
@@ -527,7 +656,7 @@ pub(super) fn render_files(files: &[File], out: &mut Vec<String>) -> u64 {
                 counted_only += 1;
                 continue;
             }
-            omitted += render_file(f, name, ind, out, &mut used);
+            omitted += render_file(f, name, ind, out, used);
         }
     }
     if counted_only > 2000 {
@@ -727,12 +856,64 @@ mod tests {
         text.push_str("src/a.rs:90:    let r: Result<()> = run();\n");
         text.push_str("src/b.rs:1:use crate::error::Result;\n");
         let out = run("grep -rn Result src", &text).unwrap();
+        // the text is in two files too: said once, with every place
         assert_eq!(
             out.lines.join("\n"),
-            "src/a.rs (5):\n  3,17,40,88: use crate::error::Result;\n  90: let r: Result<()> = run();\nsrc/b.rs:1: use crate::error::Result;"
+            "src/a.rs:90: let r: Result<()> = run();\nin 2 files: use crate::error::Result;\n  src/a.rs:3,17,40,88\n  src/b.rs:1"
         );
         assert_eq!(out.facts[0], ("match".to_string(), 6));
         assert_eq!(out.omitted, 0);
+        // in one file only, or short: by file as before
+        let one = run(
+            "grep -rn Result src",
+            &text.replace("src/b.rs:1:use crate::error::Result;\n", ""),
+        )
+        .unwrap();
+        assert_eq!(
+            one.lines.join("\n"),
+            "src/a.rs (5):\n  3,17,40,88: use crate::error::Result;\n  90: let r: Result<()> = run();"
+        );
+        let short = run(
+            "grep -rn x src",
+            "src/a.rs:1:let x = 1;\nsrc/b.rs:2:let x = 1;\n",
+        )
+        .unwrap();
+        assert_eq!(
+            short.lines.join("\n"),
+            "src/a.rs:1: let x = 1;\nsrc/b.rs:2: let x = 1;"
+        );
+    }
+
+    #[test]
+    fn a_text_found_in_many_files_is_said_once_with_every_place() {
+        let mut text = String::new();
+        for f in ["a", "b", "c", "d"] {
+            text.push_str(&format!(
+                "src/structured/{f}.rs:10:    fn finish(self: Box<Self>) -> Option<Output> {{\n"
+            ));
+            text.push_str(&format!(
+                "src/structured/{f}.rs:20:    fn push_{f}(&mut self) {{\n"
+            ));
+        }
+        text.push_str("src/lib.rs:5:fn finish(self: Box<Self>) -> Option<Output> {\n");
+        let out = run("grep -rn fn src", &text).unwrap();
+        assert_eq!(
+            out.lines.join("\n"),
+            "src/structured/\n  a.rs:20: fn push_a(&mut self) {\n  b.rs:20: fn push_b(&mut self) {\n  c.rs:20: fn push_c(&mut self) {\n  d.rs:20: fn push_d(&mut self) {\nin 5 files: fn finish(self: Box<Self>) -> Option<Output> {\n  src/structured/\n    a.rs:10\n    b.rs:10\n    c.rs:10\n    d.rs:10\n  src/lib.rs:5"
+        );
+        assert_eq!(out.facts[0], ("match".to_string(), 9));
+        assert_eq!(out.omitted, 0);
+        // with context lines shown, by file as before
+        let ctx = run(
+            "grep -rn -C1 fn src",
+            "src/a.rs-9-// one\nsrc/a.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\n--\nsrc/b.rs-9-// two\nsrc/b.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\n",
+        )
+        .unwrap();
+        assert!(
+            !ctx.lines.join("\n").contains("in 2 files"),
+            "{:?}",
+            ctx.lines
+        );
     }
 
     #[test]
