@@ -4,13 +4,14 @@
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
 //! (`app.py (6):` then `  14:0,21:0,25:0: C0116: Missing function or method docstring
-//! (missing-function-docstring)`). Lines that are not findings (the `Found N errors`
+//! (missing-function-docstring)`); a message found in several files is said once with every
+//! place it is at, when that reads fewer tokens. Lines that are not findings (the `Found N errors`
 //! summary, a score line) are kept before or after the findings as they came; pylint's
 //! `************* Module x` headers (the module is in every path under them) and
 //! separator rules go (counted). An output with indented lines under its findings (source
 //! frames, `--pretty`) or fewer than two findings is left to the rule's line reduction.
 
-use super::search::{render_files, Around, File, Hit};
+use super::search::{render_results, Around, File, Hit};
 use super::{Structured, StructuredOutput};
 use std::collections::HashMap;
 
@@ -113,7 +114,7 @@ impl Structured for Diagnostics {
             return None;
         }
         let around = std::mem::take(&mut self.around);
-        let (lines, omitted) = around.wrap(|out| render_files(&self.files, out));
+        let (lines, omitted) = around.wrap(|out| render_results(&self.files, out));
         Some(StructuredOutput {
             name: "diagnostics",
             lines,
@@ -195,11 +196,11 @@ mod tests {
              b.py:2:1: E302 expected 2 blank lines, found 0\n\
              2 violations\n")
         .unwrap();
+        // (one message in both files: said once, with both places)
         assert_eq!(
             out,
             "checking 2 files\n\
-             a.py:1:1: E302 expected 2 blank lines, found 0\n\
-             b.py:2:1: E302 expected 2 blank lines, found 0\n\
+             in 2 files: E302 expected 2 blank lines, found 0\n  a.py:1:1\n  b.py:2:1\n\
              2 violations"
         );
     }

@@ -426,24 +426,7 @@ impl Search {
     fn render(mut self) -> (Vec<String>, u64) {
         let around = std::mem::take(&mut self.around);
         around.wrap(|out| {
-            let mut omitted = match shared_texts(&self.files) {
-                // texts in several files said once, when that reads fewer tokens
-                Some((rest, shared)) => {
-                    let mut by_file = Vec::new();
-                    let plain = render_files(&self.files, &mut by_file);
-                    let mut by_text = Vec::new();
-                    let grouped = render_shared(&rest, &shared, &mut by_text);
-                    let tokens = |l: &[String]| crate::tokens::estimate(&l.join("\n"));
-                    if tokens(&by_text) < tokens(&by_file) {
-                        out.extend(by_text);
-                        grouped
-                    } else {
-                        out.extend(by_file);
-                        plain
-                    }
-                }
-                None => render_files(&self.files, out),
-            };
+            let mut omitted = render_results(&self.files, out);
             if self.unfiled > 0 {
                 omitted += self.unfiled;
                 out.push(format!(
@@ -590,6 +573,27 @@ fn shared_texts(files: &[File]) -> Option<(Vec<File>, Vec<(String, Vec<File>)>)>
         }
     }
     Some((rest, shared))
+}
+
+/// Results by file ([`render_files`]), or, when that reads fewer tokens, with each text
+/// found in several files said once with its places ([`shared_texts`]); returns the hits
+/// not shown.
+pub(super) fn render_results(files: &[File], out: &mut Vec<String>) -> u64 {
+    let Some((rest, shared)) = shared_texts(files) else {
+        return render_files(files, out);
+    };
+    let mut by_file = Vec::new();
+    let plain = render_files(files, &mut by_file);
+    let mut by_text = Vec::new();
+    let grouped = render_shared(&rest, &shared, &mut by_text);
+    let tokens = |l: &[String]| crate::tokens::estimate(&l.join("\n"));
+    if tokens(&by_text) < tokens(&by_file) {
+        out.extend(by_text);
+        grouped
+    } else {
+        out.extend(by_file);
+        plain
+    }
 }
 
 /// The files' other hits by file, then each shared text once with its places (see
