@@ -35,7 +35,6 @@ use std::time::{Duration, Instant};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use tokenjuice_core::budget;
 use tokenjuice_core::compact::{compact_text, Finish, Request};
-use tokenjuice_core::result::Kind;
 
 /// Held output is shown once the command has printed nothing for this long.
 const IDLE: Duration = Duration::from_secs(1);
@@ -223,10 +222,8 @@ fn folded(host: &str, command: &str, raw: &[u8]) -> Option<String> {
         };
         let (_, result) = compact_for(host, &req, raw, 0);
         // (a `noOmit` text is marked passed through, folded or not)
-        let kinds = &result.compaction;
-        let line_reduction = !kinds.has(Kind::MatchOutputSummary)
-            && !kinds.kinds.iter().any(|k| k.starts_with("structured:"));
-        (line_reduction && result.inline_text.len() < raw.len()).then_some(result.inline_text)
+        let summary = tokenjuice_core::host_view::is_summary(&result);
+        (!summary && result.inline_text.len() < raw.len()).then_some(result.inline_text)
     });
     text.ok().flatten()
 }

@@ -286,6 +286,7 @@ impl HostCut {
             }
         }
     }
+
     /// How many characters our text for this output may have: never more than the raw
     /// output had, and under the host's cut; when the raw output was over the cut, no more
     /// than what the host would have shown of it.

@@ -75,10 +75,14 @@ pub fn for_host(
 /// Whether `result` is the rule's line reduction (not a structured reducer's text, a
 /// summary or a passthrough): only those are made again from a host's view.
 pub fn is_line_reduction(result: &CompactResult) -> bool {
+    !result.compaction.passed_through() && !is_summary(result)
+}
+
+/// Whether `result`'s text is a summary (the rule's `matchOutput` message or a structured
+/// reducer's text), not the output's own lines.
+pub fn is_summary(result: &CompactResult) -> bool {
     let kinds = &result.compaction;
-    !(kinds.passed_through()
-        || kinds.has(Kind::MatchOutputSummary)
-        || kinds.kinds.iter().any(|k| k.starts_with("structured:")))
+    kinds.has(Kind::MatchOutputSummary) || kinds.kinds.iter().any(|k| k.starts_with("structured:"))
 }
 
 /// What a text for the host may hold: fewer characters than `chars` (it stays under the

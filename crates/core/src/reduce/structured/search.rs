@@ -907,7 +907,18 @@ mod tests {
         );
         assert_eq!(out.facts[0], ("match".to_string(), 9));
         assert_eq!(out.omitted, 0);
-        // with context lines shown, by file as before
+        // with context lines shown, by file as before (the same two hits without them are
+        // said once)
+        let plain = run(
+            "grep -rn fn src",
+            "src/a.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\nsrc/b.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\n",
+        )
+        .unwrap();
+        assert!(
+            plain.lines.join("\n").contains("in 2 files"),
+            "{:?}",
+            plain.lines
+        );
         let ctx = run(
             "grep -rn -C1 fn src",
             "src/a.rs-9-// one\nsrc/a.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\n--\nsrc/b.rs-9-// two\nsrc/b.rs:10:fn finish(self: Box<Self>) -> Option<Output> {\n",
