@@ -111,6 +111,15 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"yield_time_ms": 300}),
         judge: Judge::SameShape(&["Process running with session ID"]),
     });
+    // ... and a command that prints steadily past Codex's default yield (10 s) shows the
+    // model what it printed so far, as without tokenjuice (the filter shows what it holds
+    // every 4 s at least; it held 30 s before, and the model got no output at all)
+    scs.push(Scenario {
+        name: "steady output past the default yield",
+        command: "for w in alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu; do echo \"word $w\"; sleep 0.45; done".into(),
+        extra: json!({}),
+        judge: Judge::NoLarger(&["word alpha", "word bravo", "word papa", "Process running with session ID"]),
+    });
     // ... and what is shown after a pause is folded too (nothing cut: the exit status is not
     // known yet): a build that pauses halfway is compacted whole (without the fold, its first
     // half came back as it was: 3,836 -> 1,965 tokens)
