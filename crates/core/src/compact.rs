@@ -229,6 +229,9 @@ const NEWLINE_MILLI: u64 = tokens::WEIGHTS[5];
 const EXACT_TOKEN_BYTES: u64 = 4 << 20;
 /// A reduction that saves fewer tokens than this passes the output through instead.
 const MIN_GAIN_TOKENS: u64 = 12;
+/// A reduction that saves less than a tenth passes the output through, unless it saves at
+/// least this many tokens (a long help text whose layout goes, a big listing).
+const SURE_GAIN_TOKENS: u64 = 150;
 /// Longest line handed to the reducer; longer lines are split.
 const MAX_LINE_BYTES: usize = 1 << 20;
 /// Raw bytes kept for passthrough decisions and whole-output formats.
@@ -817,8 +820,9 @@ impl<'p> Session<'p> {
             if let Some(raw) = self.raw_bytes() {
                 let reduced_tokens = tokens::estimate(&text);
                 let raw_tokens = self.raw.tokens;
-                let weak = reduced_tokens * 10 >= raw_tokens * 9
-                    || raw_tokens.saturating_sub(reduced_tokens) < MIN_GAIN_TOKENS;
+                let gain = raw_tokens.saturating_sub(reduced_tokens);
+                let weak = (reduced_tokens * 10 >= raw_tokens * 9 && gain < SURE_GAIN_TOKENS)
+                    || gain < MIN_GAIN_TOKENS;
                 if weak {
                     text = self.cleaned_raw(raw, exit_code, !fin.host_prints_exit);
                     kinds = vec![Kind::Passthrough.into()];

@@ -85,6 +85,10 @@ fn entry_line(t: &str) -> String {
     let (head, desc) = (t[..gap].trim_end(), t[gap..].trim());
     // python's `-b     : issue warnings …` column
     let desc = desc.strip_prefix(": ").map_or(desc, str::trim_start);
+    // an example's `# comment` column (`tar -xf a.tar   # Extract …`) stays a comment
+    if desc.starts_with('#') {
+        return format!("{head} {desc}");
+    }
     if desc.is_empty() || desc.starts_with(':') || head.ends_with(':') {
         return t.to_string();
     }
@@ -144,10 +148,13 @@ impl Structured for Help {
             self.lines.push(line.to_string());
             return;
         }
-        if self.in_usage && indent(line) > 0 {
+        // usage goes on over indented lines, up to a blank line or the first option (curl
+        // lists its options right under its one usage line)
+        if self.in_usage && indent(line) > 0 && !t.starts_with('-') {
             self.lines.push(line.to_string());
             return;
         }
+        self.in_usage = false;
         if is_header(line) {
             self.last_entry = None;
             self.prose_in_paragraph = 0;
@@ -248,6 +255,28 @@ Options:
             "{t}"
         );
         assert_eq!(out.filtered, 0);
+    }
+
+    #[test]
+    fn options_right_under_usage_and_example_comments() {
+        // curl lists its options under its one usage line, with no blank line between
+        let text = "Usage: curl [options...] <url>
+     --anyauth            Pick any authentication method
+ -a, --append             Append to target file when uploading
+     --cert-status        Verify the status of the server cert via OCSP-staple
+Examples:
+  tar -xf archive.tar          # Extract all files from archive.tar.
+";
+        let out = crate::reduce::structured::feed(Box::new(Help::default()), text, 0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains("\n--anyauth: Pick any authentication method\n-a, --append: Append to target file when uploading\n"),
+            "{t}"
+        );
+        assert!(
+            t.ends_with("\ntar -xf archive.tar # Extract all files from archive.tar."),
+            "{t}"
+        );
     }
 
     #[test]
