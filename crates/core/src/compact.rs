@@ -149,6 +149,7 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
 pub const PACKAGE_LOCK_ID: &str = "generic/package-lock-summary";
 pub const JSON_ID: &str = "generic/json";
 pub const ACTIONS_LOG_ID: &str = "generic/github-actions-log";
+pub const NAMES_ID: &str = "generic/names";
 
 fn reads_package_lock(norm: &Normalized) -> bool {
     norm.argv
@@ -426,8 +427,9 @@ impl<'p> Session<'p> {
     }
 
     /// Whole-output formats recognized when no structured reducer took the output: one
-    /// JSON document and a GitHub Actions run log. Under the fallback they are reported as
-    /// the virtual rules `generic/json` and `generic/github-actions-log`.
+    /// JSON document, a list of names one per line (under the fallback only) and a GitHub
+    /// Actions run log. Under the fallback they are reported as the virtual rules
+    /// `generic/json`, `generic/names` and `generic/github-actions-log`.
     fn whole_output_special(
         &self,
         exit_code: i32,
@@ -444,6 +446,25 @@ impl<'p> Session<'p> {
                 ..StructuredOutput::default()
             };
             return Some((out, JSON_ID, "structured-json"));
+        }
+        // a list of names has (almost) no line with a space inside: the first lines tell
+        let names_like = || {
+            let first: Vec<&str> = text.lines().take(64).collect();
+            let spaced = first
+                .iter()
+                .filter(|l| l.trim().contains(char::is_whitespace))
+                .count();
+            first.len() >= 20 && spaced * 10 <= first.len()
+        };
+        if self.plan.rule.id == FALLBACK_ID && names_like() {
+            let mut r: Box<dyn Structured> =
+                Box::<crate::reduce::structured::names::Names>::default();
+            for line in text.lines() {
+                r.push(&self.engine.clean(line));
+            }
+            if let Some(out) = r.finish(exit_code) {
+                return Some((out, NAMES_ID, "name-list"));
+            }
         }
         if text.contains("Process completed with exit code") {
             let mut r: Box<dyn Structured> =

@@ -861,7 +861,7 @@ fn shared_extension(names: &[String]) -> Option<&str> {
 }
 
 /// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
-fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
+pub(super) fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
     // digits are one byte each, so these are character boundaries; the character before the
     // digits may be several bytes
     let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;

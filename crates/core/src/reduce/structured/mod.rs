@@ -99,6 +99,7 @@ pub mod js_test;
 pub mod json_records;
 pub mod kubectl_describe;
 pub mod listing;
+pub mod names;
 pub mod npm_ls;
 pub mod openclaw;
 pub mod package_lock;
@@ -171,6 +172,7 @@ pub const REGISTRY: &[(&str, Make)] = &[
     }),
     ("ctest", |_| Box::new(xunit::Xunit::new(xunit::Kind::Ctest))),
     ("listing", |n| Box::new(listing::Listing::new(n))),
+    ("names", |_| Box::<names::Names>::default()),
     ("search", |n| Box::new(search::Search::new(n))),
     ("diagnostics", |_| {
         Box::<diagnostics::Diagnostics>::default()
