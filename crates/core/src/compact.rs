@@ -150,6 +150,7 @@ pub const PACKAGE_LOCK_ID: &str = "generic/package-lock-summary";
 pub const JSON_ID: &str = "generic/json";
 pub const ACTIONS_LOG_ID: &str = "generic/github-actions-log";
 pub const NAMES_ID: &str = "generic/names";
+pub const PATHS_ID: &str = "generic/paths";
 
 fn reads_package_lock(norm: &Normalized) -> bool {
     norm.argv
@@ -427,9 +428,9 @@ impl<'p> Session<'p> {
     }
 
     /// Whole-output formats recognized when no structured reducer took the output: one
-    /// JSON document, a list of names one per line (under the fallback only) and a GitHub
-    /// Actions run log. Under the fallback they are reported as the virtual rules
-    /// `generic/json`, `generic/names` and `generic/github-actions-log`.
+    /// JSON document, a list of paths or of names one per line (under the fallback only) and
+    /// a GitHub Actions run log. Under the fallback they are reported as the virtual rules
+    /// `generic/json`, `generic/paths`, `generic/names` and `generic/github-actions-log`.
     fn whole_output_special(
         &self,
         exit_code: i32,
@@ -447,23 +448,32 @@ impl<'p> Session<'p> {
             };
             return Some((out, JSON_ID, "structured-json"));
         }
-        // a list of names has (almost) no line with a space inside: the first lines tell
-        let names_like = || {
+        // a list of names has (almost) no line with a space inside, a list of paths a `/`
+        // in (almost) every line: the first lines tell
+        let list = || -> Option<bool> {
             let first: Vec<&str> = text.lines().take(64).collect();
-            let spaced = first
-                .iter()
-                .filter(|l| l.trim().contains(char::is_whitespace))
-                .count();
-            first.len() >= 20 && spaced * 10 <= first.len()
+            let count = |f: &dyn Fn(&str) -> bool| first.iter().filter(|l| f(l.trim())).count();
+            let spaced = count(&|l| l.contains(char::is_whitespace));
+            let paths = count(&|l| l.contains('/'));
+            (first.len() >= 20 && spaced * 10 <= first.len())
+                .then_some(paths * 10 >= first.len() * 9)
         };
-        if self.plan.rule.id == FALLBACK_ID && names_like() {
-            let mut r: Box<dyn Structured> =
-                Box::<crate::reduce::structured::names::Names>::default();
+        if let Some(paths) = list().filter(|_| self.plan.rule.id == FALLBACK_ID) {
+            use crate::reduce::structured::{listing::Listing, names::Names};
+            let mut r: Box<dyn Structured> = if paths {
+                Box::new(Listing::new(&self.plan.norm))
+            } else {
+                Box::<Names>::default()
+            };
             for line in text.lines() {
                 r.push(&self.engine.clean(line));
             }
             if let Some(out) = r.finish(exit_code) {
-                return Some((out, NAMES_ID, "name-list"));
+                return Some(if paths {
+                    (out, PATHS_ID, "file-listing")
+                } else {
+                    (out, NAMES_ID, "name-list")
+                });
             }
         }
         if text.contains("Process completed with exit code") {

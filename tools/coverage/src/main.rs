@@ -234,6 +234,7 @@ fn virtual_description(id: &str) -> &'static str {
         "generic/json" => "Whole-output JSON: minified; a large document keeps every key with long arrays cut to their first items and long strings clipped, each cut counted.",
         "generic/package-lock-summary" => "Reads of package-lock.json: name, version, lockfileVersion, package counts, direct dependencies with locked versions, packages locked at several versions.",
         "generic/names" => "A list of names, one per line, from a command without a rule (`rustup target list`, `git tag`, `locale -a`): every name in its order, a run sharing its first part said once (`aarch64- (20): apple-darwin apple-ios …`), numbered runs folded to their first and last; used only when that saves a fifth of the tokens.",
+        "generic/paths" => "A list of paths, one per line, from a command without a rule (`dpkg -L`, `locate`, `… | head -300` of one): every path, grouped by directory as the find rule does (numbered runs folded to their first and last), instead of the fallback's cut.",
         "generic/github-actions-log" => "GitHub Actions run logs: each failing step's error lines with context and the exit code; steps without errors listed by name.",
         _ => "",
     }
