@@ -67,7 +67,7 @@ pub struct Plan {
 
 /// Plan a compaction. `file_rules` are the loaded user and project rules.
 pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
-    let norm = normalize(req.command, req.argv);
+    let mut norm = normalize(req.command, req.argv);
     let mut warnings = Vec::new();
     let tool = if req.tool_name.is_empty() {
         "exec"
@@ -105,6 +105,16 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
         }
     };
     let is_fallback = rule.id == FALLBACK_ID;
+    // `… | head -n 300` of a command no rule knows: the agent sized the output itself, so
+    // up to that many lines are shown whole, similar lines with their own values
+    let mut rule = rule;
+    if let Some(n) = norm.sized_by_pipe().filter(|_| is_fallback && !forced) {
+        rule.settings.whole_under = rule.settings.whole_under.max(n as usize);
+        rule.settings.collapse_similar = false;
+        norm.notes.push(format!(
+            "the pipeline ends in a {n}-line head/tail: up to {n} lines are shown whole"
+        ));
+    }
     let confidence = if forced {
         1.0
     } else if is_fallback {
@@ -1017,6 +1027,37 @@ fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sized_pipe_of_an_unknown_command_is_shown_whole() {
+        let text: String = (0..300)
+            .map(|i| format!("00000000000{:05x} T sym_{}\n", i * 48, i * 7919 % 1000))
+            .collect();
+        let run = |cmd: &str| {
+            let req = Request {
+                tool_name: "exec",
+                command: Some(cmd),
+                ..Request::default()
+            };
+            compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
+        };
+        let sized = run("nm -D libfoo.so | head -300");
+        for i in [0, 150, 299] {
+            let sym = format!(" T sym_{}", i * 7919 % 1000);
+            assert!(
+                sized.inline_text.lines().any(|l| l.ends_with(&sym)),
+                "{sym} in {}",
+                sized.inline_text
+            );
+        }
+        // the same output without the head: the fallback's cut
+        let cut = run("nm -D libfoo.so");
+        assert!(
+            cut.inline_text.len() < text.len() / 4,
+            "{}",
+            cut.inline_text
+        );
+    }
 
     #[test]
     fn output_that_is_all_noise_says_what_was_dropped() {

@@ -63,6 +63,25 @@ pub struct Normalized {
     pub notes: Vec<String>,
 }
 
+impl Normalized {
+    /// The number of lines a pipeline's last stage asks for, when it is `head`/`tail` with a
+    /// count of at most 500 reading the pipe (`… | head -n 300`): the output was sized by
+    /// whoever wrote the command.
+    pub fn sized_by_pipe(&self) -> Option<u64> {
+        let [_, .., last] = self.pipeline.as_slice() else {
+            return None;
+        };
+        let a0 = basename(last.first()?);
+        let follow = last
+            .iter()
+            .any(|a| a == "-f" || a == "-F" || a == "--follow");
+        if !matches!(a0, "head" | "tail") || follow || !operands(last, a0).is_empty() {
+            return None;
+        }
+        line_count(last).filter(|&n| n <= MAX_SIZED_READ)
+    }
+}
+
 const SHELLS: [&str; 10] = [
     "bash", "sh", "zsh", "fish", "dash", "ksh", "mksh", "ash", "csh", "tcsh",
 ];

@@ -286,3 +286,20 @@ fn package_runners_classify_as_the_tool_they_run() {
     assert_eq!(n("uv run python -m pytest").argv, argv(&["pytest"]));
     assert_eq!(n("python3 script.py").argv, argv(&["python3", "script.py"]));
 }
+
+#[test]
+fn a_pipeline_sized_by_its_last_head_or_tail() {
+    for (c, want) in [
+        ("nm -D libc.so.6 | head -300", Some(300)),
+        ("strings a.out | head -n 400", Some(400)),
+        ("dpkg -L git | tail --lines=50", Some(50)),
+        ("nm -D libc.so.6 | head -3000", None),
+        ("nm -D libc.so.6 | head", None),
+        ("nm -D libc.so.6 | tail -n +5", None),
+        ("nm -D libc.so.6 | tail -f -n 20", None),
+        ("head -n 20 notes.txt", None),
+        ("nm -D libc.so.6 | head -n 20 | sort", None),
+    ] {
+        assert_eq!(n(c).sized_by_pipe(), want, "{c}");
+    }
+}
