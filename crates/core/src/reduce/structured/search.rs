@@ -61,10 +61,13 @@ pub struct Search {
     with_filename: bool,
     /// Line numbers were asked for (`-n`): every match line has one.
     numbered: bool,
+    /// `grep -c` over several files (`path:count` lines): a listing of them, grouped by
+    /// directory, every file with its count.
+    counts: Option<Box<super::listing::Listing>>,
 }
 
 /// What the argv says about the search: the pattern, and whether file names are printed.
-fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
+fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool, bool) {
     let argv = &norm.argv;
     let a0 = argv.first().map_or("", |a| basename(a)).to_string();
     let is_git = a0 == "git";
@@ -81,6 +84,8 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
     let mut ignore_case = false;
     let mut numbered = false;
     let mut counting = false;
+    // `-c`: one `path:count` line per file
+    let mut counts = false;
     let mut i = 0;
     let mut only_operands = false;
     while i < args.len() {
@@ -108,7 +113,8 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
                 "--ignore-case" => ignore_case = true,
                 "--line-number" | "--vimgrep" => numbered = true,
                 // `rg --json`: JSON lines, `--null`: NUL after names; not path:line:text
-                "--count" | "--count-matches" | "--json" | "--null" => counting = true,
+                "--count" | "--count-matches" => (counting, counts) = (true, true),
+                "--json" | "--null" => counting = true,
                 "--no-line-number" => numbered = false,
                 _ => {}
             }
@@ -133,7 +139,7 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
                 numbered = true;
             }
             if flags.contains('c') {
-                counting = true;
+                (counting, counts) = (true, true);
             }
             if flags.contains('N') && a0 == "rg" {
                 numbered = false;
@@ -152,15 +158,18 @@ fn inspect(norm: &Normalized) -> (String, Option<String>, bool, bool, bool) {
         // a single file operand prints no file name
         !(operands.len() == 1 && !operands[0].ends_with('/') && operands[0].contains('.'))
     } else {
-        recursive || operands.len() > 1
+        // a glob the shell expands (`rules/*/*.json`) names several files
+        recursive || operands.len() > 1 || operands.iter().any(|o| o.contains(['*', '?', '[']))
     });
-    // `grep -c` prints `path:count` lines: nothing to group
+    // `grep -c` prints `path:count` lines: no matches to group (a listing when there are
+    // file names)
     (
         a0,
         pattern,
         with_filename && !counting,
         ignore_case,
         numbered,
+        with_filename && counts,
     )
 }
 
@@ -179,7 +188,7 @@ pub fn lists_files(norm: &Normalized) -> bool {
 
 impl Search {
     pub fn new(norm: &Normalized) -> Self {
-        let (tool, pattern, with_filename, ignore_case, numbered) = inspect(norm);
+        let (tool, pattern, with_filename, ignore_case, numbered, counts) = inspect(norm);
         let pattern = pattern.and_then(|p| {
             regex::RegexBuilder::new(&p)
                 .case_insensitive(ignore_case)
@@ -207,6 +216,7 @@ impl Search {
             pattern,
             with_filename,
             numbered,
+            counts: counts.then(|| Box::new(super::listing::Listing::new(norm))),
         }
     }
 
@@ -797,12 +807,31 @@ fn floor(s: &str, mut i: usize) -> usize {
 
 impl Structured for Search {
     fn push(&mut self, line: &str) {
+        if let Some(l) = &mut self.counts {
+            if let Some(n) = line
+                .trim_end()
+                .rsplit_once(':')
+                .and_then(|(_, n)| n.parse::<u64>().ok())
+            {
+                self.matches += n;
+            }
+            return l.push(line);
+        }
         let blank = line.trim().is_empty();
         self.push_line(line);
         self.prev_blank = blank;
     }
 
-    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+    fn finish(mut self: Box<Self>, exit_code: i32) -> Option<StructuredOutput> {
+        if let Some(l) = self.counts {
+            // the listing counts files; the matches are the counts' sum
+            let mut out = l.finish(exit_code)?;
+            for (name, _) in out.facts.iter_mut().filter(|(n, _)| n == "path") {
+                *name = "file".into();
+            }
+            out.facts.push(("match".into(), self.matches));
+            return Some(out);
+        }
         if !self.pending.is_empty() {
             self.flush_pending(None);
         }
@@ -994,9 +1023,28 @@ mod tests {
     }
 
     #[test]
+    fn counts_per_file_read_as_a_listing_with_every_count() {
+        let text: String = (0..30)
+            .map(|i| format!("src/mod{}/file{i}.rs:{}\n", i % 2, i % 4))
+            .collect();
+        let out = run("grep -rc TODO src", &text).unwrap();
+        let t = out.lines.join("\n");
+        for i in 0..30 {
+            assert!(t.contains(&format!("file{i}.rs:{}", i % 4)), "{i}: {t}");
+        }
+        assert!(t.contains("src/mod0/ (15)"), "{t}");
+        assert_eq!(out.omitted, 0);
+        // files and the sum of the counts, not one match per line
+        assert!(out.facts.contains(&("file".into(), 30)), "{:?}", out.facts);
+        assert!(out.facts.contains(&("match".into(), 43)), "{:?}", out.facts);
+        // a glob the shell expands names several files too
+        assert!(run("grep -c TODO src/*.rs", &text).is_some());
+        assert!(run("grep -c TODO src/a.rs", "3\n").is_none());
+    }
+
+    #[test]
     fn single_file_search_is_not_grouped() {
         assert!(run("grep -n TODO src/a.ts", "3:TODO x\n").is_none());
-        assert!(run("grep -rc TODO src", "src/a.ts:3\nsrc/b.ts:0\n").is_none());
         assert!(run(
             "rg --json TODO",
             "{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\"a.ts\"}}}\n"
