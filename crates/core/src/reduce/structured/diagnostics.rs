@@ -1,5 +1,5 @@
 //! Line diagnostics of linters and type checkers that print one `path:line[:col]: message`
-//! per finding (mypy, flake8, pylint, ruff's concise format).
+//! per finding (mypy, flake8, pylint, ruff's concise format), or tsc's `path(line,col): message`.
 //!
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
@@ -26,8 +26,12 @@ pub struct Diagnostics {
     framed: bool,
 }
 
-/// `path:12: text` or `path:12:5: text` → (path, "12" or "12:5", text).
-fn split(line: &str) -> Option<(&str, &str, &str)> {
+/// `path:12: text`, `path:12:5: text` or tsc's `path(12,5): text` → (path, "12", "12:5" or
+/// "12:5", text).
+fn split(line: &str) -> Option<(&str, std::borrow::Cow<'_, str>, &str)> {
+    if let Some(found) = split_parens(line) {
+        return Some(found);
+    }
     let k = line.find(':')?;
     let path = &line[..k];
     if path.is_empty()
@@ -50,7 +54,21 @@ fn split(line: &str) -> Option<(&str, &str, &str)> {
         (n, after_line)
     };
     let text = text.trim();
-    (!text.is_empty()).then(|| (path, &rest[..pos_len], text))
+    (!text.is_empty()).then(|| (path, rest[..pos_len].into(), text))
+}
+
+/// tsc's `src/a.ts(12,5): error TS2339: …`.
+fn split_parens(line: &str) -> Option<(&str, std::borrow::Cow<'_, str>, &str)> {
+    let open = line.find('(')?;
+    let path = &line[..open];
+    if path.is_empty() || path.contains(char::is_whitespace) || !path.contains('.') {
+        return None;
+    }
+    let (pos, rest) = line[open + 1..].split_once("):")?;
+    let (l, c) = pos.split_once(',')?;
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let text = rest.trim();
+    (number(l) && number(c) && !text.is_empty()).then(|| (path, format!("{l}:{c}").into(), text))
 }
 
 /// pylint's module header and the rule above its score; nothing is lost without them.
@@ -207,8 +225,19 @@ mod tests {
 
     #[test]
     fn positions_need_a_path_and_a_number() {
-        assert_eq!(split("app/a.py:3:4: x"), Some(("app/a.py", "3:4", "x")));
-        assert_eq!(split("a.py:3: error: x"), Some(("a.py", "3", "error: x")));
+        assert_eq!(
+            split("app/a.py:3:4: x"),
+            Some(("app/a.py", "3:4".into(), "x"))
+        );
+        assert_eq!(
+            split("a.py:3: error: x"),
+            Some(("a.py", "3".into(), "error: x"))
+        );
+        assert_eq!(
+            split("src/a.ts(12,5): error TS2339: x"),
+            Some(("src/a.ts", "12:5".into(), "error TS2339: x"))
+        );
+        assert_eq!(split("f(a,b): x"), None);
         assert_eq!(split("Error:3: x"), None);
         assert_eq!(split("a b.py:3: x"), None);
         assert_eq!(split("a.py:x:3: x"), None);
