@@ -1,5 +1,6 @@
 //! Line diagnostics of linters and type checkers that print one `path:line[:col]: message`
-//! per finding (mypy, flake8, pylint, ruff's concise format), or tsc's `path(line,col): message`.
+//! per finding (mypy, flake8, pylint, ruff's concise format), tsc's `path(line,col): message`, or
+//! eslint's stylish format (a file line, its findings indented under it).
 //!
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
@@ -24,6 +25,43 @@ pub struct Diagnostics {
     dropped: u64,
     /// An indented line followed a finding: a format with source frames, not ours.
     framed: bool,
+    /// eslint's stylish format: the file whose findings the indented lines are.
+    file: Option<String>,
+    /// A line that may be such a file (it is one when a finding follows).
+    maybe_file: Option<String>,
+}
+
+/// An entry of eslint's stylish format under its file: `  12:5  error  message  rule-id`
+/// → ("12:5", "error message (rule-id)").
+fn stylish(line: &str) -> Option<(String, String)> {
+    let t = line.trim_start();
+    if t.len() == line.len() {
+        return None;
+    }
+    let (pos, rest) = t.split_once(char::is_whitespace)?;
+    let (l, c) = pos.split_once(':')?;
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (severity, rest) = rest.trim_start().split_once(char::is_whitespace)?;
+    if !(number(l) && number(c) && matches!(severity, "error" | "warning")) {
+        return None;
+    }
+    let rest = rest.trim();
+    // the rule id is the last column, after a run of spaces (a parse error has none)
+    let text = match rest.rfind("  ") {
+        Some(k) if !rest[k..].trim().contains(' ') => {
+            format!("{severity} {} ({})", rest[..k].trim_end(), rest[k..].trim())
+        }
+        _ => format!("{severity} {rest}"),
+    };
+    Some((pos.to_string(), text))
+}
+
+/// A line that is a file name alone (eslint's stylish file heading).
+fn is_file_line(t: &str) -> bool {
+    !t.starts_with(char::is_whitespace)
+        && !t.contains(char::is_whitespace)
+        && t.contains('.')
+        && !t.ends_with(':')
 }
 
 /// `path:12: text`, `path:12:5: text` or tsc's `path(12,5): text` → (path, "12", "12:5" or
@@ -79,29 +117,13 @@ fn is_chatter(line: &str) -> bool {
 
 impl Diagnostics {
     fn other(&mut self, line: &str) {
+        if let Some(m) = self.maybe_file.take() {
+            self.around.push(&m, self.findings > 0);
+        }
         self.around.push(line, self.findings > 0);
     }
-}
 
-impl Structured for Diagnostics {
-    fn push(&mut self, line: &str) {
-        let t = line.trim_end();
-        if t.trim().is_empty() {
-            return;
-        }
-        if t.starts_with(char::is_whitespace) {
-            if self.findings > 0 && !self.around.after_any() {
-                self.framed = true;
-            }
-            return self.other(t);
-        }
-        if is_chatter(t) {
-            self.dropped += 1;
-            return;
-        }
-        let Some((path, pos, text)) = split(t) else {
-            return self.other(t);
-        };
+    fn finding(&mut self, path: &str, pos: &str, text: &str) {
         if self.around.after_any() {
             // findings after other lines: the order matters, keep the text as it is
             self.framed = true;
@@ -127,7 +149,65 @@ impl Structured for Diagnostics {
         });
     }
 
+    /// eslint's stylish format: a file line, then its findings indented under it.
+    fn stylish_line(&mut self, t: &str) -> bool {
+        if let Some((pos, text)) = stylish(t) {
+            if let Some(f) = self.maybe_file.take() {
+                self.file = Some(f);
+            }
+            if let Some(f) = self.file.clone() {
+                self.finding(&f, &pos, &text);
+                return true;
+            }
+            return false;
+        }
+        self.file = None;
+        if is_file_line(t) && split(t).is_none() {
+            if let Some(m) = self.maybe_file.replace(t.to_string()) {
+                self.around.push(&m, self.findings > 0);
+            }
+            return true;
+        }
+        false
+    }
+}
+
+impl Structured for Diagnostics {
+    fn push(&mut self, line: &str) {
+        let t = line.trim_end();
+        if t.trim().is_empty() {
+            self.file = None;
+            if let Some(m) = self.maybe_file.take() {
+                self.other(&m);
+            }
+            return;
+        }
+        if self.stylish_line(t) {
+            return;
+        }
+        if let Some(m) = self.maybe_file.take() {
+            self.around.push(&m, self.findings > 0);
+        }
+        if t.starts_with(char::is_whitespace) {
+            if self.findings > 0 && !self.around.after_any() {
+                self.framed = true;
+            }
+            return self.other(t);
+        }
+        if is_chatter(t) {
+            self.dropped += 1;
+            return;
+        }
+        let Some((path, pos, text)) = split(t) else {
+            return self.other(t);
+        };
+        self.finding(path, &pos, text);
+    }
+
     fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if let Some(m) = self.maybe_file.take() {
+            self.around.push(&m, self.findings > 0);
+        }
         if self.framed || self.findings < 2 {
             return None;
         }
@@ -221,6 +301,28 @@ mod tests {
              in 2 files: E302 expected 2 blank lines, found 0\n  a.py:1:1\n  b.py:2:1\n\
              2 violations"
         );
+    }
+
+    #[test]
+    fn eslint_stylish_findings_are_grouped_under_their_file() {
+        let out = run("\n/app/src/a.js\n   1:1   error    Unexpected var, use let or const instead  no-var\n   \
+             4:9   warning  Expected '===' and instead saw '=='     eqeqeq\n   \
+             9:1   error    Unexpected var, use let or const instead  no-var\n\n\
+             /app/src/b.js\n  2:10  error  Parsing error: Unexpected token\n\n\
+             ✖ 4 problems (3 errors, 1 warning)\n  \
+             2 errors and 0 warnings potentially fixable with the `--fix` option.\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "/app/src/a.js (3):\n  1:1,9:1: error Unexpected var, use let or const instead (no-var)\n  \
+             4:9: warning Expected '===' and instead saw '==' (eqeqeq)\n\
+             /app/src/b.js:2:10: error Parsing error: Unexpected token\n\
+             ✖ 4 problems (3 errors, 1 warning)\n  \
+             2 errors and 0 warnings potentially fixable with the `--fix` option."
+        );
+        // a file-like line with no finding under it stays where it was
+        let out = run("build.log\na.py:1:1: E302 x\nb.py:2:1: E303 y\n").unwrap();
+        assert!(out.starts_with("build.log\n"), "{out}");
     }
 
     #[test]
