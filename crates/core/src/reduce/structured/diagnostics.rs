@@ -1,6 +1,7 @@
 //! Line diagnostics of linters and type checkers that print one `path:line[:col]: message`
 //! per finding (mypy, flake8, pylint, ruff's concise format), tsc's `path(line,col): message`, or
-//! eslint's stylish format (a file line, its findings indented under it).
+//! eslint's stylish format (a file line, its findings indented under it), or ruff's full format
+//! (`CODE message`, ` --> path:line:col`, frames, `help:`; the frames go).
 //!
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
@@ -29,6 +30,24 @@ pub struct Diagnostics {
     file: Option<String>,
     /// A line that may be such a file (it is one when a finding follows).
     maybe_file: Option<String>,
+    /// ruff's full format: a `CODE message` heading waiting for its ` --> path:line:col`.
+    heading: Option<String>,
+    /// Inside a ruff finding's block (after its location, up to the blank line): source
+    /// frames and fix previews go, `help:`/`note:` lines join the finding.
+    in_block: bool,
+}
+
+/// ruff's heading of a finding: `F401 [*] \`os\` imported but unused` (a rule code: capitals,
+/// then digits).
+fn is_code_heading(t: &str) -> bool {
+    let Some((code, rest)) = t.split_once(' ') else {
+        return false;
+    };
+    let letters = code.bytes().take_while(u8::is_ascii_uppercase).count();
+    (1..=5).contains(&letters)
+        && code.len() - letters >= 3
+        && code[letters..].bytes().all(|b| b.is_ascii_digit())
+        && !rest.trim().is_empty()
 }
 
 /// An entry of eslint's stylish format under its file: `  12:5  error  message  rule-id`
@@ -149,6 +168,44 @@ impl Diagnostics {
         });
     }
 
+    /// ruff's full format: `CODE message`, ` --> path:line:col`, a source frame and fix
+    /// preview, `help:`/`note:` lines, a blank line. The finding is the heading at its
+    /// place, with the help and note joined on; the frames go (counted).
+    fn ruff_line(&mut self, t: &str) -> bool {
+        if self.in_block {
+            if t.trim().is_empty() {
+                self.in_block = false;
+                return true;
+            }
+            if t.starts_with("help: ") || t.starts_with("note: ") {
+                if let Some(hit) = self.files.last_mut().and_then(|f| f.hits.last_mut()) {
+                    hit.text.push_str("; ");
+                    hit.text.push_str(t);
+                    return true;
+                }
+            }
+            self.dropped += 1;
+            return true;
+        }
+        if let Some(heading) = self.heading.take() {
+            if let Some(loc) = t.trim_start().strip_prefix("--> ") {
+                // `path:line:col` is a finding's place without its text
+                if let Some((path, pos, _)) = split(&format!("{loc}: -")) {
+                    let (path, pos) = (path.to_string(), pos.into_owned());
+                    self.finding(&path, &pos, &heading);
+                    self.in_block = true;
+                    return true;
+                }
+            }
+            self.other(&heading);
+        }
+        if is_code_heading(t) && !self.framed {
+            self.heading = Some(t.to_string());
+            return true;
+        }
+        false
+    }
+
     /// eslint's stylish format: a file line, then its findings indented under it.
     fn stylish_line(&mut self, t: &str) -> bool {
         if let Some((pos, text)) = stylish(t) {
@@ -175,6 +232,9 @@ impl Diagnostics {
 impl Structured for Diagnostics {
     fn push(&mut self, line: &str) {
         let t = line.trim_end();
+        if self.ruff_line(t) {
+            return;
+        }
         if t.trim().is_empty() {
             self.file = None;
             if let Some(m) = self.maybe_file.take() {
@@ -205,6 +265,9 @@ impl Structured for Diagnostics {
     }
 
     fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if let Some(h) = self.heading.take() {
+            self.other(&h);
+        }
         if let Some(m) = self.maybe_file.take() {
             self.around.push(&m, self.findings > 0);
         }
@@ -323,6 +386,27 @@ mod tests {
         // a file-like line with no finding under it stays where it was
         let out = run("build.log\na.py:1:1: E302 x\nb.py:2:1: E303 y\n").unwrap();
         assert!(out.starts_with("build.log\n"), "{out}");
+    }
+
+    #[test]
+    fn ruff_full_format_is_a_finding_per_heading_without_its_frames() {
+        let out = run("F401 [*] `os` imported but unused\n --> a.py:1:8\n  |\n1 | import os\n  |        ^^\n  |\n\
+             help: Remove unused import: `os`\n\n\
+             F841 Local variable `x` is assigned to but never used\n  --> a.py:10:5\n   |\n\
+             10 |     x = 1\n   |     ^\n   |\nhelp: Remove assignment to unused variable `x`\n\
+             note: This is an unsafe fix and may change runtime behavior\n\n\
+             F401 [*] `os` imported but unused\n --> b.py:1:8\n  |\n1 | import os\n  |\n\
+             help: Remove unused import: `os`\n\nFound 3 errors.\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "a.py:10:5: F841 Local variable `x` is assigned to but never used; help: Remove \
+             assignment to unused variable `x`; note: This is an unsafe fix and may change \
+             runtime behavior\n\
+             in 2 files: F401 [*] `os` imported but unused; help: Remove unused import: `os`\n  \
+             a.py:1:8\n  b.py:1:8\n\
+             Found 3 errors."
+        );
     }
 
     #[test]
