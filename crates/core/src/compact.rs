@@ -242,7 +242,8 @@ const EXACT_TOKEN_BYTES: u64 = 4 << 20;
 /// A reduction that saves fewer tokens than this passes the output through instead.
 const MIN_GAIN_TOKENS: u64 = 12;
 /// A reduction that saves less than a tenth passes the output through, unless it saves at
-/// least this many tokens (a long help text whose layout goes, a big listing).
+/// least this many tokens and left no line out (a long help text whose layout goes, a big
+/// listing).
 const SURE_GAIN_TOKENS: u64 = 150;
 /// Longest line handed to the reducer; longer lines are split.
 const MAX_LINE_BYTES: usize = 1 << 20;
@@ -601,8 +602,9 @@ impl<'p> Session<'p> {
             error_lines: self.engine.error_lines,
             warning_lines: self.engine.warning_lines,
         };
+        let cut = body.omitted > 0;
         let (text, kinds, decision) =
-            self.keep_smaller(text, kinds, chosen.decision.clone(), exit_code, fin);
+            self.keep_smaller(text, kinds, chosen.decision.clone(), exit_code, fin, cut);
         self.result(
             text,
             facts,
@@ -849,6 +851,7 @@ impl<'p> Session<'p> {
         mut decision: String,
         exit_code: i32,
         fin: &Finish,
+        cut: bool,
     ) -> (String, Vec<String>, String) {
         let plan = self.plan;
         let failed = exit_code != 0;
@@ -862,8 +865,10 @@ impl<'p> Session<'p> {
                 let reduced_tokens = tokens::estimate(&text);
                 let raw_tokens = self.raw.tokens;
                 let gain = raw_tokens.saturating_sub(reduced_tokens);
-                let weak = (reduced_tokens * 10 >= raw_tokens * 9 && gain < SURE_GAIN_TOKENS)
-                    || gain < MIN_GAIN_TOKENS;
+                // (a reduction that cut lines away is worth it only past the tenth)
+                let sure = gain >= SURE_GAIN_TOKENS && !cut;
+                let weak =
+                    (reduced_tokens * 10 >= raw_tokens * 9 && !sure) || gain < MIN_GAIN_TOKENS;
                 if weak {
                     text = self.cleaned_raw(raw, exit_code, !fin.host_prints_exit);
                     kinds = vec![Kind::Passthrough.into()];
@@ -1027,6 +1032,38 @@ fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_that_saves_less_than_a_tenth_is_not_made_even_when_it_saves_many_tokens() {
+        // long first and last lines, 120 short ones between: the fallback's cut of the short
+        // ones saves some 350 tokens, under a tenth of the whole
+        // distinct words everywhere, so that no line folds with another
+        let word = |n: usize| -> String {
+            let mut n = n.wrapping_mul(2_654_435_761) % 1_000_003;
+            (0..6)
+                .map(|_| {
+                    let c = (b'a' + (n % 26) as u8) as char;
+                    n /= 26;
+                    c
+                })
+                .collect()
+        };
+        let long = |i: usize| {
+            let words: Vec<String> = (0..200).map(|k| word(i * 1000 + k)).collect();
+            format!("{}\n", words.join(" "))
+        };
+        let mut text: String = (0..10).map(long).collect();
+        text.extend((0..120).map(|i| format!("{}\n", word(77_777 + i))));
+        text.extend((10..20).map(long));
+        let req = Request {
+            tool_name: "exec",
+            command: Some("some-tool --verbose"),
+            ..Request::default()
+        };
+        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
+        let mid = format!("\n{}\n", word(77_777 + 25));
+        assert!(r.inline_text.contains(&mid), "{}", r.inline_text);
+    }
 
     #[test]
     fn a_sized_pipe_of_an_unknown_command_is_shown_whole() {
