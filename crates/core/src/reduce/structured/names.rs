@@ -2,7 +2,7 @@
 //! `rustup target list`, `locale -a`): every name stays, in its order. A run of names that
 //! share their first part (up to and including the first `-`, `.`, `/` or `:`) is written
 //! once as `part (count): rest rest …`, and four or more in a row that differ only by a
-//! number counting up without a gap as `first … last (count, numbered without a gap)`.
+//! number counting up without a gap as `first … last (count)` (the first line says so).
 //! A line that is not one word (`x86_64-unknown-linux-gnu (installed)`) stays on its own,
 //! as it is.
 //!
@@ -35,8 +35,7 @@ fn first_part(name: &str) -> Option<&str> {
 }
 
 /// `rest` items of one group: runs of four or more names counting up by one without a gap
-/// (same text around the number, same width) folded to `first … last (N, numbered without a
-/// gap)`.
+/// (same text around the number, same width) folded to `first … last (N)`.
 fn fold_runs(rest: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -51,12 +50,7 @@ fn fold_runs(rest: &[&str]) -> Vec<String> {
             }
         }
         if j - i >= 4 {
-            out.push(format!(
-                "{} … {} ({}, numbered without a gap)",
-                rest[i],
-                rest[j - 1],
-                j - i
-            ));
+            out.push(format!("{} … {} ({})", rest[i], rest[j - 1], j - i));
             i = j;
         } else {
             out.push(rest[i].to_string());
@@ -90,10 +84,8 @@ impl Structured for Names {
         {
             return None;
         }
-        let mut out = vec![format!(
-            "{} names in their order; a run sharing its first part is written `part (count): rest rest …`",
-            self.names
-        )];
+        let mut out = vec![String::new()];
+        let mut numbered = false;
         let mut i = 0;
         let lines = &self.lines;
         while i < lines.len() {
@@ -110,16 +102,23 @@ impl Structured for Names {
             }
             if j - i >= 2 {
                 let rest: Vec<&str> = lines[i..j].iter().map(|n| &n[part.len()..]).collect();
-                out.push(format!(
-                    "{part} ({}): {}",
-                    j - i,
-                    fold_runs(&rest).join(" ")
-                ));
+                let items = fold_runs(&rest);
+                numbered |= items.len() < rest.len();
+                out.push(format!("{part} ({}): {}", j - i, items.join(" ")));
             } else {
                 out.push(line.to_string());
             }
             i = j;
         }
+        out[0] = format!(
+            "{} names in their order; a run sharing its first part is written `part (count): rest rest …`{}",
+            self.names,
+            if numbered {
+                ", one numbered without a gap `first … last (count)`"
+            } else {
+                ""
+            }
+        );
         let tokens = |lines: &[String]| crate::tokens::estimate(&lines.join("\n"));
         if tokens(&out) * 5 > tokens(&self.lines) * 4 {
             return None;
@@ -176,10 +175,7 @@ mod tests {
     fn numbered_runs_fold_within_a_group() {
         let text: String = (1..=30).map(|i| format!("build-{i:03}\n")).collect();
         let out = names(&text).expect("a list of names");
-        assert_eq!(
-            out[1],
-            "build- (30): 001 … 030 (30, numbered without a gap)"
-        );
+        assert_eq!(out[1], "build- (30): 001 … 030 (30)");
     }
 
     #[test]
