@@ -1,7 +1,8 @@
 //! Line diagnostics of linters and type checkers that print one `path:line[:col]: message`
 //! per finding (mypy, flake8, pylint, ruff's concise format), tsc's `path(line,col): message`, or
 //! eslint's stylish format (a file line, its findings indented under it), or ruff's full format
-//! (`CODE message`, ` --> path:line:col`, frames, `help:`; the frames go).
+//! (`CODE message`, ` --> path:line:col`, frames, `help:`; the frames go), or javac's (a
+//! finding, its source line and caret, `symbol:`/`location:`; the caret gives the column).
 //!
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
@@ -35,6 +36,12 @@ pub struct Diagnostics {
     /// Inside a ruff finding's block (after its location, up to the blank line): source
     /// frames and fix previews go, `help:`/`note:` lines join the finding.
     in_block: bool,
+    /// javac's frame: the source line under a finding, waiting for its caret line.
+    source: Option<String>,
+    /// Right after a finding or inside its javac frame.
+    in_frame: bool,
+    /// The finding's source line and caret were seen.
+    framed_once: bool,
 }
 
 /// ruff's heading of a finding: `F401 [*] \`os\` imported but unused` (a rule code: capitals,
@@ -206,6 +213,42 @@ impl Diagnostics {
         false
     }
 
+    /// javac's frame under a finding: the source line and a caret line under it (the
+    /// caret gives the column, written into the finding's place: `Main.java:2:21`), then
+    /// `symbol:`/`location:` lines, joined onto the finding. The source line goes (it is the
+    /// file's own line). Anything else is not this format.
+    fn frame_line(&mut self, t: &str) -> bool {
+        let body = t.trim_start();
+        let hit = self.files.last_mut().and_then(|f| f.hits.last_mut());
+        let Some(hit) = hit.filter(|_| self.in_frame) else {
+            return false;
+        };
+        if self.source.is_some() {
+            if body.trim_end_matches('~') != "^" {
+                return false;
+            }
+            self.source = None;
+            self.framed_once = true;
+            if let Some(line) = hit.line.as_mut().filter(|l| !l.contains(':')) {
+                line.push_str(&format!(":{}", t.find('^').unwrap_or(0) + 1));
+            }
+            self.dropped += 2;
+            return true;
+        }
+        if let Some((key, rest)) = ["symbol:", "location:"]
+            .iter()
+            .find_map(|k| body.strip_prefix(k).map(|r| (k, r.trim())))
+        {
+            hit.text.push_str(&format!("; {key} {rest}"));
+            return true;
+        }
+        if !self.framed_once {
+            self.source = Some(t.to_string());
+            return true;
+        }
+        false
+    }
+
     /// eslint's stylish format: a file line, then its findings indented under it.
     fn stylish_line(&mut self, t: &str) -> bool {
         if let Some((pos, text)) = stylish(t) {
@@ -248,6 +291,14 @@ impl Structured for Diagnostics {
         if let Some(m) = self.maybe_file.take() {
             self.around.push(&m, self.findings > 0);
         }
+        if t.starts_with(char::is_whitespace) && self.frame_line(t) {
+            return;
+        }
+        if self.source.take().is_some() {
+            // a source line without its caret: a format of its own
+            self.framed = true;
+        }
+        self.in_frame = false;
         if t.starts_with(char::is_whitespace) {
             if self.findings > 0 && !self.around.after_any() {
                 self.framed = true;
@@ -262,9 +313,13 @@ impl Structured for Diagnostics {
             return self.other(t);
         };
         self.finding(path, &pos, text);
+        (self.in_frame, self.framed_once) = (true, false);
     }
 
     fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+        if self.source.is_some() {
+            self.framed = true;
+        }
         if let Some(h) = self.heading.take() {
             self.other(&h);
         }
@@ -406,6 +461,25 @@ mod tests {
              in 2 files: F401 [*] `os` imported but unused; help: Remove unused import: `os`\n  \
              a.py:1:8\n  b.py:1:8\n\
              Found 3 errors."
+        );
+    }
+
+    #[test]
+    fn javac_frames_give_the_column_and_join_symbol_and_location() {
+        let out = run("Main.java:2: error: cannot find symbol\n  int f() { return x0; }\n                   ^\n  \
+             symbol:   variable x0\n  location: class Main\n\
+             Main.java:3: error: incompatible types: int cannot be converted to String\n  \
+             String g() { return 1; }\n                      ^\n2 errors\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "Main.java (2):\n  2:20: error: cannot find symbol; symbol: variable x0; location: class Main\n  \
+             3:23: error: incompatible types: int cannot be converted to String\n2 errors"
+        );
+        // a source line without a caret under it is some other format
+        assert_eq!(
+            run("A.java:2: error: x\n  code\nA.java:3: error: y\n"),
+            None
         );
     }
 
