@@ -179,6 +179,14 @@ impl Diagnostics {
     /// preview, `help:`/`note:` lines, a blank line. The finding is the heading at its
     /// place, with the help and note joined on; the frames go (counted).
     fn ruff_line(&mut self, t: &str) -> bool {
+        // a line of words at the margin (`Found 3 errors.`) ends a block that had no blank
+        // line after it; frames start with a number, a space or `|`
+        let prose = t.starts_with(char::is_alphabetic)
+            && !t.starts_with("help: ")
+            && !t.starts_with("note: ");
+        if self.in_block && prose {
+            self.in_block = false;
+        }
         if self.in_block {
             if t.trim().is_empty() {
                 self.in_block = false;
@@ -451,7 +459,7 @@ mod tests {
              10 |     x = 1\n   |     ^\n   |\nhelp: Remove assignment to unused variable `x`\n\
              note: This is an unsafe fix and may change runtime behavior\n\n\
              F401 [*] `os` imported but unused\n --> b.py:1:8\n  |\n1 | import os\n  |\n\
-             help: Remove unused import: `os`\n\nFound 3 errors.\n")
+             help: Remove unused import: `os`\nFound 3 errors.\n")
         .unwrap();
         assert_eq!(
             out,
