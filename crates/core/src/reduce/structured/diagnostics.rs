@@ -2,7 +2,9 @@
 //! per finding (mypy, flake8, pylint, ruff's concise format), tsc's `path(line,col): message`, or
 //! eslint's stylish format (a file line, its findings indented under it), or ruff's full format
 //! (`CODE message`, ` --> path:line:col`, frames, `help:`; the frames go), or javac's (a
-//! finding, its source line and caret, `symbol:`/`location:`; the caret gives the column).
+//! finding, its source line and caret, `symbol:`/`location:`; the caret gives the column), or
+//! gcc's and clang's (`In function ‘f’:` said with each finding under it, the source and caret
+//! lines dropped, labels and fix-it hints under the caret joined on).
 //!
 //! Every finding is kept, grouped by file as search results are: the path is said once,
 //! and one message on several lines of a file is written once with all its positions
@@ -38,6 +40,8 @@ pub struct Diagnostics {
     in_block: bool,
     /// javac's frame: the source line under a finding, waiting for its caret line.
     source: Option<String>,
+    /// gcc's function context (`In function ‘f0’`) for the findings of a file after it.
+    context: Option<(String, String)>,
     /// Right after a finding or inside its javac frame.
     in_frame: bool,
     /// The finding's source line and caret were seen.
@@ -232,7 +236,9 @@ impl Diagnostics {
             return false;
         };
         if self.source.is_some() {
-            if body.trim_end_matches('~') != "^" {
+            // javac's `   ^`, gcc's and clang's `   |    ^~~~`
+            let marks = body.strip_prefix('|').unwrap_or(body).trim();
+            if !marks.contains('^') || !marks.chars().all(|c| matches!(c, '^' | '~' | ' ')) {
                 return false;
             }
             self.source = None;
@@ -254,7 +260,46 @@ impl Diagnostics {
             self.source = Some(t.to_string());
             return true;
         }
+        // gcc's and clang's lines under the caret: labels and fix-it hints, joined on
+        if let Some(more) = body.strip_prefix('|') {
+            let words: Vec<&str> = more.split_whitespace().filter(|w| *w != "|").collect();
+            if !words.is_empty() {
+                hit.text.push_str("; ");
+                hit.text.push_str(&words.join(" "));
+            }
+            self.dropped += 1;
+            return true;
+        }
         false
+    }
+
+    /// gcc's `m.c: In function ‘f0’:` (also member functions, constructors, `At top
+    /// level:`): the function the next findings of that file are in.
+    fn context_line(&mut self, t: &str) -> bool {
+        let Some((path, what)) = t.split_once(": ") else {
+            return false;
+        };
+        let known = [
+            "In function ",
+            "In member function ",
+            "In static member function ",
+            "In constructor ",
+            "In destructor ",
+            "In lambda function",
+            "In instantiation of ",
+            "At top level",
+        ];
+        if path.contains(char::is_whitespace)
+            || !t.ends_with(':')
+            || !known.iter().any(|k| what.starts_with(k))
+        {
+            return false;
+        }
+        let what = what.trim_end_matches(':');
+        self.context = (!what.starts_with("At top level"))
+            .then(|| (path.to_string(), format!("in {}", &what["In ".len()..])));
+        self.dropped += 1;
+        true
     }
 
     /// eslint's stylish format: a file line, then its findings indented under it.
@@ -317,10 +362,19 @@ impl Structured for Diagnostics {
             self.dropped += 1;
             return;
         }
+        if self.context_line(t) {
+            return;
+        }
         let Some((path, pos, text)) = split(t) else {
             return self.other(t);
         };
-        self.finding(path, &pos, text);
+        match self.context.as_ref().filter(|(file, _)| file == path) {
+            Some((_, ctx)) => {
+                let text = format!("{text} ({ctx})");
+                self.finding(path, &pos, &text);
+            }
+            None => self.finding(path, &pos, text),
+        }
         (self.in_frame, self.framed_once) = (true, false);
     }
 
@@ -488,6 +542,23 @@ mod tests {
         assert_eq!(
             run("A.java:2: error: x\n  code\nA.java:3: error: y\n"),
             None
+        );
+    }
+
+    #[test]
+    fn gcc_frames_go_and_the_function_and_labels_stay() {
+        let out = run("m.c: In function ‘f0’:\n\
+             m.c:2:20: warning: unused variable ‘u0’ [-Wunused-variable]\n    2 | int f0(void) { int u0; return 0; }\n      |                    ^~\n\
+             m.c: In function ‘h2’:\n\
+             m.c:4:26: warning: format ‘%d’ expects argument of type ‘int’, but argument 2 has type ‘char *’ [-Wformat=]\n    \
+             4 | void h2(void) { printf(\"%d\\n\", \"s\"); }\n      |                         ~^     ~~~\n      \
+             |                          |     |\n      |                          int   char *\n      |                         %s\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "m.c (2):\n  2:20: warning: unused variable ‘u0’ [-Wunused-variable] (in function ‘f0’)\n  \
+             4:26: warning: format ‘%d’ expects argument of type ‘int’, but argument 2 has type \
+             ‘char *’ [-Wformat=] (in function ‘h2’); int char *; %s"
         );
     }
 
