@@ -40,7 +40,8 @@ use tokenjuice_core::compact::{compact_text, Finish, Request};
 const IDLE: Duration = Duration::from_secs(1);
 /// Held output is shown once it has been held this long, however busy the command. Codex's
 /// `exec_command` hands the model what a running command printed by its `yield_time_ms`
-/// (10 s unless the model sets it), and an empty `write_stdin` poll waits 5 s at least:
+/// (10 s unless the model sets it), and an empty `write_stdin` poll waits 5 s at least (its
+/// source's `MIN_EMPTY_YIELD_TIME_MS`; the e2e suite runs the 10 s case):
 /// under 5 s, a model that waits as Codex does by default sees a steadily printing build's
 /// progress at every turn (held 30 s, it got `Output:` and nothing).
 const MAX_HOLD: Duration = Duration::from_secs(4);

@@ -469,17 +469,15 @@ impl<'p> Session<'p> {
             (first.len() >= 20 && spaced * 10 <= first.len())
                 .then_some(paths * 10 >= first.len() * 9)
         };
-        if let Some(paths) = list().filter(|_| self.plan.rule.id == FALLBACK_ID) {
+        let list = (self.plan.rule.id == FALLBACK_ID).then(list).flatten();
+        if let Some(paths) = list {
             use crate::reduce::structured::{listing::Listing, names::Names};
-            let mut r: Box<dyn Structured> = if paths {
+            let r: Box<dyn Structured> = if paths {
                 Box::new(Listing::new(&self.plan.norm))
             } else {
                 Box::<Names>::default()
             };
-            for line in text.lines() {
-                r.push(&self.engine.clean(line));
-            }
-            if let Some(out) = r.finish(exit_code) {
+            if let Some(out) = self.read_whole(r, &text, exit_code) {
                 return Some(if paths {
                     (out, PATHS_ID, "file-listing")
                 } else {
@@ -488,15 +486,24 @@ impl<'p> Session<'p> {
             }
         }
         if text.contains("Process completed with exit code") {
-            let mut r: Box<dyn Structured> =
-                Box::<crate::reduce::structured::gh::GhRunLog>::default();
-            for line in text.lines() {
-                r.push(&self.engine.clean(line));
-            }
-            let out = r.finish(exit_code)?;
+            let r = Box::<crate::reduce::structured::gh::GhRunLog>::default();
+            let out = self.read_whole(r, &text, exit_code)?;
             return Some((out, ACTIONS_LOG_ID, "ci-log"));
         }
         None
+    }
+
+    /// A structured reducer run over the whole output at the end, line by line, cleaned.
+    fn read_whole(
+        &self,
+        mut r: Box<dyn Structured>,
+        text: &str,
+        exit_code: i32,
+    ) -> Option<StructuredOutput> {
+        for line in text.lines() {
+            r.push(&self.engine.clean(line));
+        }
+        r.finish(exit_code)
     }
 
     /// The raw output cleaned (carriage-return redraws resolved, ANSI stripped, trailing

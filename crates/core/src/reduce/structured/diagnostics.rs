@@ -70,7 +70,6 @@ fn stylish(line: &str) -> Option<(String, String)> {
     }
     let (pos, rest) = t.split_once(char::is_whitespace)?;
     let (l, c) = pos.split_once(':')?;
-    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let (severity, rest) = rest.trim_start().split_once(char::is_whitespace)?;
     if !(number(l) && number(c) && matches!(severity, "error" | "warning")) {
         return None;
@@ -84,6 +83,11 @@ fn stylish(line: &str) -> Option<(String, String)> {
         _ => format!("{severity} {rest}"),
     };
     Some((pos.to_string(), text))
+}
+
+/// One or more ASCII digits, nothing else.
+fn number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A line that is a file name alone (eslint's stylish file heading).
@@ -134,7 +138,6 @@ fn split_parens(line: &str) -> Option<(&str, std::borrow::Cow<'_, str>, &str)> {
     }
     let (pos, rest) = line[open + 1..].split_once("):")?;
     let (l, c) = pos.split_once(',')?;
-    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let text = rest.trim();
     (number(l) && number(c) && !text.is_empty()).then(|| (path, format!("{l}:{c}").into(), text))
 }

@@ -861,7 +861,7 @@ fn shared_extension(names: &[String]) -> Option<&str> {
 }
 
 /// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
-pub(super) fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
+fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
     // digits are one byte each, so these are character boundaries; the character before the
     // digits may be several bytes
     let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
@@ -882,6 +882,24 @@ pub(super) fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
     ))
 }
 
+/// Where the run of names counting up by one from `names[i]` ends (exclusive): the same text
+/// around the number, the same width, each one more than the one before, and `also(k)` for
+/// every name `k` after the first (a listing's other columns). `i + 1` when `names[i]` has
+/// no number.
+pub(super) fn counting_run_end(names: &[&str], i: usize, also: impl Fn(usize) -> bool) -> usize {
+    let Some((head, first, width, tail)) = numbered(names[i]) else {
+        return i + 1;
+    };
+    let mut j = i + 1;
+    while let Some((h, v, w, t)) = names.get(j).and_then(|n| numbered(n)) {
+        if h != head || t != tail || w != width || v != first + (j - i) as u64 || !also(j) {
+            break;
+        }
+        j += 1;
+    }
+    j
+}
+
 /// Lines of a listing, with runs of three or more entries that differ only by a contiguous
 /// number in their name (same width, same everything else) folded to one line naming the
 /// first and the last: `0 img_0001.png … img_0180.png (180, numbered without a gap)`. A gap
@@ -895,34 +913,23 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
             format!("{rest} {name}")
         }
     };
+    let names: Vec<&str> = rows.iter().map(|(_, n)| n.as_str()).collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < rows.len() {
         let (rest, name) = &rows[i];
-        let mut j = i + 1;
-        if let Some((head, first, width, tail)) = numbered(name) {
-            while let Some((r2, n2)) = rows.get(j) {
-                let Some((h2, v2, w2, t2)) = numbered(n2) else {
-                    break;
-                };
-                let expected = first + (j - i) as u64;
-                if r2 != rest || h2 != head || t2 != tail || v2 != expected || w2 != width {
-                    break;
-                }
-                j += 1;
-            }
-            if j - i >= 3 {
-                let last = &rows[j - 1].1;
-                out.push((
-                    join(
-                        rest,
-                        &format!("{name} … {last} ({}, numbered without a gap)", j - i),
-                    ),
-                    (j - i) as u64,
-                ));
-                i = j;
-                continue;
-            }
+        let j = counting_run_end(&names, i, |k| rows[k].0 == *rest);
+        if j - i >= 3 {
+            let last = &rows[j - 1].1;
+            out.push((
+                join(
+                    rest,
+                    &format!("{name} … {last} ({}, numbered without a gap)", j - i),
+                ),
+                (j - i) as u64,
+            ));
+            i = j;
+            continue;
         }
         out.push((join(rest, name), 1));
         i += 1;

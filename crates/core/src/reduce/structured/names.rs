@@ -9,7 +9,7 @@
 //! Not a list of names (under 20 names, more than one line in ten that is not one word) or
 //! not made shorter by a fifth of its tokens: `None`, and the rule's line reduction stands.
 
-use super::listing::numbered;
+use super::listing::counting_run_end;
 use super::{Structured, StructuredOutput};
 
 #[derive(Default)]
@@ -40,15 +40,7 @@ fn fold_runs(rest: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < rest.len() {
-        let mut j = i + 1;
-        if let Some((head, first, width, tail)) = numbered(rest[i]) {
-            while let Some((h, v, w, t)) = rest.get(j).and_then(|n| numbered(n)) {
-                if h != head || t != tail || w != width || v != first + (j - i) as u64 {
-                    break;
-                }
-                j += 1;
-            }
-        }
+        let j = counting_run_end(rest, i, |_| true);
         if j - i >= 4 {
             out.push(format!("{} … {} ({})", rest[i], rest[j - 1], j - i));
             i = j;
