@@ -6,7 +6,9 @@
 //! entry keeps its full path). In `ls -l` style lines the type, size, date and name stay;
 //! the link count goes, and owner, group and permissions that are the same for every
 //! entry (of a type) are said once in a note, and so is a modification time most entries
-//! share, or else a day most of them share (those entries show the time alone). Tool
+//! share, or else a day most of them share (those entries show the time alone), or else,
+//! when entries share few dates (a system directory filled by a few package installs),
+//! each date once over its entries (`Sep 20 2022 (105): cat 44016, chmod 64496, …`). Tool
 //! messages (`find: …: Permission denied`, `tar: …: Cannot stat`, summaries) are kept as
 //! they are. Progress lines go (counted); one `total N` of `ls -l` joins the header
 //! (`33 items, 552 total blocks`), several (`ls -lR`) go, counted. A very large listing is
@@ -499,6 +501,7 @@ impl Listing {
         let mut common_date: Option<String> = None;
         let mut common_day: Option<String> = None;
         let mut drop_link_sizes = false;
+        let mut by_date = false;
         if longs.len() >= 2 {
             // the owner most entries share is said once; the others show theirs
             let mut owners: Vec<(&str, usize)> = Vec::new();
@@ -589,6 +592,14 @@ impl Listing {
             if let Some(d) = &common_date {
                 note.push(format!("modified {d}"));
             }
+            // else, where entries share few dates (a system directory: its files come
+            // from a few package installs), each date is said once over its entries
+            if common_date.is_none() && common_day.is_none() && longs.len() >= BY_DATE_MIN {
+                let mut keys: Vec<&str> = longs.iter().map(|l| date_key(&l.date)).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                by_date = keys.len() * BY_DATE_RATIO <= longs.len();
+            }
             let day = common_day
                 .as_ref()
                 .map(|d| format!("; a time alone is on {d}"))
@@ -603,9 +614,15 @@ impl Listing {
                 if drop_link_sizes {
                     links.push_str("; a symlink's size (its target's length) dropped");
                 }
-                out.push(format!("[{} unless shown{day}{links}]", note.join("; ")));
+                out.push(format!(
+                    "[{} unless shown{day}{links}{}]",
+                    note.join("; "),
+                    by_date_note(by_date)
+                ));
             } else if !day.is_empty() {
                 out.push(format!("[{}]", &day[2..]));
+            } else if by_date {
+                out.push(format!("[{}]", &by_date_note(true)[2..]));
             }
         }
 
@@ -659,8 +676,11 @@ impl Listing {
                 let mut shown = 0u64;
                 // (line without the name, name) of each entry, then numbered runs folded
                 let mut rows: Vec<(String, String)> = Vec::new();
+                // by date: (date, (name, what follows it)) of each entry
+                let mut dated: Vec<(&str, (String, String))> = Vec::new();
                 for (it, name) in g.items.iter().zip(&names) {
                     let mut parts: Vec<String> = Vec::new();
+                    let mut date: Option<(&str, Option<&str>)> = None;
                     if let Some(l) = &it.long {
                         let ty = l.mode.chars().next().unwrap_or('-');
                         let common = common_modes.iter().find(|(t, _)| *t == ty).map(|(_, m)| m);
@@ -674,6 +694,11 @@ impl Listing {
                             parts.push(l.size.clone());
                         }
                         match day_and_time(&l.date) {
+                            _ if by_date => {
+                                let key = date_key(&l.date);
+                                date =
+                                    Some((key, (key != l.date).then(|| &l.date[key.len() + 1..])));
+                            }
                             _ if common_date.as_ref() == Some(&l.date) => {}
                             Some((day, time)) if common_day.as_deref() == Some(day) => {
                                 parts.push(time.to_string())
@@ -691,7 +716,23 @@ impl Listing {
                     } else {
                         name.clone()
                     };
-                    rows.push((format!("{indent}{}", parts.join(" ")), display));
+                    match date {
+                        Some((key, time)) => {
+                            parts.extend(time.map(str::to_string));
+                            dated.push((key, (display, parts.join(" "))));
+                        }
+                        None => rows.push((format!("{indent}{}", parts.join(" ")), display)),
+                    }
+                }
+                if !dated.is_empty() {
+                    for (line, n) in date_groups(&dated, indent) {
+                        if used > BUDGET_CHARS {
+                            break;
+                        }
+                        used += line.len() + 1;
+                        out.push(line);
+                        shown += n;
+                    }
                 }
                 for (line, n) in fold_numbered_runs(&rows) {
                     if used > BUDGET_CHARS {
@@ -802,6 +843,84 @@ impl Listing {
         }
         (out, omitted)
     }
+}
+
+/// Long listings with at least this many entries, sharing at most one date per this many
+/// entries, say each date once over its entries.
+const BY_DATE_MIN: usize = 12;
+const BY_DATE_RATIO: usize = 4;
+
+/// The note's words for a listing grouped by date, or nothing.
+fn by_date_note(on: bool) -> &'static str {
+    if on {
+        "; entries grouped under their date modified as `name [mode] [owner] size [time]`"
+    } else {
+        ""
+    }
+}
+
+/// The date an entry is grouped under: the day of `Nov 26 11:00` (its time stays with the
+/// entry), a dated `Sep 20 2022` whole.
+fn date_key(date: &str) -> &str {
+    day_and_time(date).map_or(date, |(day, _)| day)
+}
+
+/// Entries as `DATE (N): name size, name size, …` lines (`DATE: name size` for one), one date each in the order the
+/// dates first come, wrapped; a numbered run (same attributes) folds to its first and last
+/// name. Each line comes with how many entries it holds.
+fn date_groups(dated: &[(&str, (String, String))], indent: &str) -> Vec<(String, u64)> {
+    let mut order: Vec<&str> = Vec::new();
+    let mut members: HashMap<&str, Vec<&(String, String)>> = HashMap::new();
+    for (key, entry) in dated {
+        let m = members.entry(key).or_default();
+        if m.is_empty() {
+            order.push(key);
+        }
+        m.push(entry);
+    }
+    let mut out = Vec::new();
+    for key in order {
+        let m = &members[key];
+        let head = match m.len() {
+            1 => format!("{indent}{key}: "),
+            n => format!("{indent}{key} ({n}): "),
+        };
+        let cont = format!("{indent}  ");
+        let names: Vec<&str> = m.iter().map(|(n, _)| n.as_str()).collect();
+        let mut line = head.clone();
+        let mut held = 0u64;
+        let mut i = 0;
+        while i < m.len() {
+            let (name, rest) = m[i];
+            let j = counting_run_end(&names, i, |k| m[k].1 == *rest);
+            let name = if j - i >= 3 {
+                format!(
+                    "{name} … {} ({}, numbered without a gap)",
+                    m[j - 1].0,
+                    j - i
+                )
+            } else {
+                name.clone()
+            };
+            let n = if j - i >= 3 { j - i } else { 1 };
+            let entry = if rest.is_empty() {
+                name
+            } else {
+                format!("{name} {rest}")
+            };
+            if line.len() + entry.len() + 2 > WRAP && held > 0 {
+                out.push((std::mem::replace(&mut line, cont.clone()), held));
+                held = 0;
+            } else if held > 0 {
+                line.push_str(", ");
+            }
+            line.push_str(&entry);
+            held += n as u64;
+            i += n;
+        }
+        out.push((line, held));
+    }
+    out
 }
 
 /// What four or more names share: the prefix all of them start with, cut back to end in a
@@ -1354,6 +1473,77 @@ drwxr-xr-x 2 dev staff 4096 Nov 26 14:38 .
         .unwrap();
         assert_eq!(many.filtered, 2);
         assert_eq!(many.facts.len(), 1);
+    }
+
+    #[test]
+    fn entries_sharing_few_dates_are_grouped_under_them() {
+        let mut text = String::from("total 99\n");
+        // 20 tools of two installs, 3 numbered logs of another, two of this half-year
+        for i in 0..20 {
+            text.push_str(&format!(
+                "-rwxr-xr-x 1 root root {} {} a-longer-tool-name-{}\n",
+                1000 + i,
+                if i < 12 {
+                    "Sep 20  2022"
+                } else {
+                    "May 25  2023"
+                },
+                (b'a' + i as u8) as char
+            ));
+        }
+        for i in 1..=3 {
+            text.push_str(&format!("-rw-r--r-- 1 root root 5 Jan  1  2024 log{i}\n"));
+        }
+        text.push_str("drwxr-xr-x 2 root root 4096 Nov 26 07:30 cache\n");
+        text.push_str("-rw-r----- 1 root adm 77 Nov 26 06:19 secret\n");
+        let out = run("ls -l /opt/bin", &text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains(
+                "; entries grouped under their date modified as `name [mode] [owner] size [time]`]"
+            ),
+            "{t}"
+        );
+        let tool = |c: char| format!("a-longer-tool-name-{c} {}", 1000 + (c as u8 - b'a') as u32);
+        assert!(
+            t.contains(&format!(
+                "\nSep 20 2022 (12): {}, {}, ",
+                tool('a'),
+                tool('b')
+            )),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!("\nMay 25 2023 (8): {}, ", tool('m'))),
+            "{t}"
+        );
+        // a wrapped group goes on indented, every entry still separated
+        assert!(t.contains("\n  a-longer"), "{t}");
+        let pairs = ('a'..'t').zip('b'..='t').filter(|p| *p != ('l', 'm'));
+        for (a, b) in pairs.map(|(a, b)| (tool(a), tool(b))) {
+            assert!(
+                t.contains(&format!("{a}, {b}")) || t.contains(&format!("{a}\n  {b}")),
+                "{t}"
+            );
+        }
+        assert!(
+            t.contains("\nJan 1 2024 (3): log1 … log3 (3, numbered without a gap) -rw-r--r-- 5"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "\nNov 26 (2): cache/ drwxr-xr-x 07:30, secret -rw-r----- root adm 77 06:19"
+            ),
+            "{t}"
+        );
+        // every entry is held by one line
+        assert_eq!(out.facts[0], ("item".to_string(), 25));
+        // dates that are mostly different keep one line per entry
+        let spread: String = (1..=13)
+            .map(|d| format!("-rw-r--r-- 1 root root 9 Mar {d:>2}  2021 f{d}\n"))
+            .collect();
+        let t = run("ls -l", &spread).unwrap().lines.join("\n");
+        assert!(t.contains("\n9 Mar 1 2021 f1\n"), "{t}");
     }
 
     #[test]
