@@ -3,7 +3,9 @@
 //! Lines arrive one at a time; memory stays bounded whatever the input size:
 //! a head of the first entries, a ring of the last entries, and a capped list of
 //! entries kept from the middle (error/warning lines with context, keep-blocks).
-//! Runs of identical or similar lines fold into one entry with a count. Every
+//! Runs of identical or similar lines fold into one entry with a count. An error or
+//! warning line whose shape (the line but for its numbers) came before is shown again,
+//! alone, a few times, and after that only counted on its first occurrence. Every
 //! omitted or filtered line is accounted for, so the rendering can say exactly
 //! what was left out and where.
 
@@ -19,6 +21,9 @@ use crate::rules::model::{CounterSource, FactMode};
 pub const MAX_KEPT_ENTRIES: usize = 250;
 /// Most bytes of kept middle entries.
 pub const MAX_KEPT_BYTES: usize = 256 * 1024;
+/// Later repeats of an error/warning line's shape (the same line but for its numbers)
+/// shown in full before the rest are only counted.
+const REPEATS_SHOWN: usize = 8;
 /// Most lines of indented continuation kept after a signal line (tracebacks).
 const MAX_CONTINUATION: usize = 30;
 
@@ -295,6 +300,8 @@ pub struct LineEngine<'r> {
     context_after_left: usize,
     continuation_left: usize,
     groups: HashMap<u64, u32>,
+    /// Later repeats of each group shown in full so far (see [`REPEATS_SHOWN`]).
+    repeats_shown: Vec<u8>,
     /// Reused buffer for the signal scan.
     lower: Vec<u8>,
     /// Bytes of raw lines seen, and the size up to which nothing is cut.
@@ -334,6 +341,7 @@ impl<'r> LineEngine<'r> {
             context_after_left: 0,
             continuation_left: 0,
             groups: HashMap::new(),
+            repeats_shown: Vec::new(),
             lower: Vec::new(),
             raw_bytes: 0,
             whole_bytes: opts.whole_bytes.filter(|_| !opts.no_omit),
@@ -542,6 +550,9 @@ impl<'r> LineEngine<'r> {
         // and it pulls in no context.
         let mut e = self.make_entry(line, level, level > Level::None, false);
         let mut repeat = false;
+        // a repeat shown in full: kept, but it pulls in no context (that of its first
+        // occurrence said it)
+        let mut shown_repeat = false;
         if level > Level::None && s.collapse_repeats {
             match self.groups.get(&e.shape) {
                 Some(&g) => {
@@ -551,7 +562,18 @@ impl<'r> LineEngine<'r> {
                         .main
                         .last()
                         .is_some_and(|l| l.group == Some(g) && l.level == level);
-                    if !continues_first {
+                    // the first few repeats are shown in full: lines of one shape that
+                    // differ by a number are often different facts (`Suite2`, `Suite3`
+                    // failing), and a few more lines cost little; a log repeating an
+                    // error hundreds of times still shows it a few times, then counts it
+                    let shown = self.repeats_shown.get(g as usize).copied().unwrap_or(0);
+                    if !continues_first && usize::from(shown) < REPEATS_SHOWN {
+                        if self.repeats_shown.len() <= g as usize {
+                            self.repeats_shown.resize(g as usize + 1, 0);
+                        }
+                        self.repeats_shown[g as usize] += 1;
+                        shown_repeat = true;
+                    } else if !continues_first {
                         repeat = true;
                         e.keep = false;
                         e.repeat_of = Some(g);
@@ -565,10 +587,10 @@ impl<'r> LineEngine<'r> {
                 None => {}
             }
         }
-        let signal = level > Level::None && !repeat;
+        let signal = level > Level::None && !repeat && !shown_repeat;
 
         // keep-blocks, context and continuation
-        let mut keep = signal;
+        let mut keep = signal || shown_repeat;
         if let Some((bi, n)) = self.in_block {
             keep = true;
             let b = &rule.blocks[bi];
@@ -592,7 +614,7 @@ impl<'r> LineEngine<'r> {
             }
             self.context_after_left = s.context_after;
             self.continuation_left = MAX_CONTINUATION;
-        } else if repeat {
+        } else if repeat || shown_repeat {
             self.context_after_left = 0;
             self.continuation_left = 0;
         } else if self.context_after_left > 0 {
@@ -796,5 +818,45 @@ mod tests {
         assert_eq!(out[2], "GET /health 200 4ms");
         assert!(out.contains(&"error: cannot open /etc/app/a.conf".to_string()));
         assert!(out.contains(&"error: cannot open /etc/app/b.conf".to_string()));
+    }
+
+    #[test]
+    fn a_repeated_error_shape_is_shown_a_few_times_without_context_then_counted() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "collapse": {"similar": true, "fold": ["numbers"], "repeats": true},
+            "context": {"after": 1}}"#;
+        let lines: Vec<String> = (0..300)
+            .map(|i| {
+                if i % 20 == 10 {
+                    format!("ERROR job {i} failed")
+                } else {
+                    format!("step {i} of the loop went fine, word{}", i % 7)
+                }
+            })
+            .collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let rule = Rule::from_json(rule).unwrap();
+        let rule = CompiledRule::compile(&rule).unwrap();
+        let mut e = LineEngine::new(&rule, EngineOptions::default());
+        for l in &lines {
+            e.push_line(l);
+        }
+        let out = render_track(&e.main, 3, 3, true).lines;
+        let has = |s: &str| out.iter().any(|l| l.starts_with(s));
+        // the first occurrence and eight repeats in full, the next five counted on the
+        // first (the last one is in the tail)
+        assert!(
+            out.contains(&"ERROR job 10 failed  (+5 similar later, not shown)".to_string()),
+            "{out:#?}"
+        );
+        for i in (30..=170).step_by(20) {
+            assert!(has(&format!("ERROR job {i} failed")), "{i}: {out:#?}");
+        }
+        for i in (190..=270).step_by(20) {
+            assert!(!has(&format!("ERROR job {i} failed")), "{i}: {out:#?}");
+        }
+        // the first occurrence brings its context; the repeats shown do not
+        assert!(has("step 11 of the loop"), "{out:#?}");
+        assert!(!has("step 31 of the loop"), "{out:#?}");
     }
 }
