@@ -161,6 +161,22 @@ pub const JSON_ID: &str = "generic/json";
 pub const ACTIONS_LOG_ID: &str = "generic/github-actions-log";
 pub const NAMES_ID: &str = "generic/names";
 pub const PATHS_ID: &str = "generic/paths";
+pub const DIFF_ID: &str = "generic/diff";
+pub const JSON_LINES_ID: &str = "generic/json-lines";
+
+/// A unified diff: its first line starts one (`diff …` or `--- `), and a `+++ ` and an
+/// `@@ ` line follow within its first lines.
+fn looks_like_unified_diff(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    if !(first.starts_with("diff ") || first.starts_with("--- ")) {
+        return false;
+    }
+    let head: Vec<&str> = lines.take(8).collect();
+    head.iter().any(|l| l.starts_with("+++ ")) && head.iter().any(|l| l.starts_with("@@ "))
+}
 
 fn reads_package_lock(norm: &Normalized) -> bool {
     norm.argv
@@ -439,9 +455,11 @@ impl<'p> Session<'p> {
     }
 
     /// Whole-output formats recognized when no structured reducer took the output: one
-    /// JSON document, a list of paths or of names one per line (under the fallback only) and
-    /// a GitHub Actions run log. Under the fallback they are reported as the virtual rules
-    /// `generic/json`, `generic/paths`, `generic/names` and `generic/github-actions-log`.
+    /// JSON document or JSON lines; under the fallback only, a unified diff (`isort --diff`,
+    /// `gofmt -d`), a list of paths or of names one per line; and a GitHub Actions run log.
+    /// Under the fallback they are reported as the virtual rules `generic/json`,
+    /// `generic/diff`, `generic/json-lines`, `generic/paths`, `generic/names` and
+    /// `generic/github-actions-log`.
     fn whole_output_special(
         &self,
         exit_code: i32,
@@ -459,6 +477,9 @@ impl<'p> Session<'p> {
             };
             return Some((out, JSON_ID, "structured-json"));
         }
+        if let Some(out) = crate::reduce::json::json_lines(&text) {
+            return Some((out, JSON_LINES_ID, "structured-json"));
+        }
         // a list of names has (almost) no line with a space inside, a list of paths a `/`
         // in (almost) every line: the first lines tell
         let list = || -> Option<bool> {
@@ -469,7 +490,14 @@ impl<'p> Session<'p> {
             (first.len() >= 20 && spaced * 10 <= first.len())
                 .then_some(paths * 10 >= first.len() * 9)
         };
-        let list = (self.plan.rule.id == FALLBACK_ID).then(list).flatten();
+        let fallback = self.plan.rule.id == FALLBACK_ID;
+        if fallback && looks_like_unified_diff(&text) {
+            let r = Box::<crate::reduce::structured::git_diff::GitDiff>::default();
+            if let Some(out) = self.read_whole(r, &text, exit_code) {
+                return Some((out, DIFF_ID, "git-diff"));
+            }
+        }
+        let list = fallback.then(list).flatten();
         if let Some(paths) = list {
             use crate::reduce::structured::{listing::Listing, names::Names};
             let r: Box<dyn Structured> = if paths {
@@ -1039,6 +1067,21 @@ fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unified_diff_is_told_by_its_first_lines() {
+        assert!(looks_like_unified_diff(
+            "--- a.py:before\t2026\n+++ a.py:after\t2026\n@@ -1 +1 @@\n-a\n+b\n"
+        ));
+        assert!(looks_like_unified_diff(
+            "diff -ru old/x new/x\n--- old/x\n+++ new/x\n@@ -1 +1 @@\n-a\n+b\n"
+        ));
+        // normal diff output, and a list that merely starts with dashes
+        assert!(!looks_like_unified_diff("5c5\n< 5\n---\n> five\n"));
+        assert!(!looks_like_unified_diff(
+            "--- summary ---\nall good\n+++ done\n"
+        ));
+    }
 
     #[test]
     fn a_cut_that_saves_less_than_a_tenth_is_not_made_even_when_it_saves_many_tokens() {

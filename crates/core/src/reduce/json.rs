@@ -308,6 +308,38 @@ fn tables(v: &Value, whole: &str) -> Option<(Vec<String>, u64)> {
     (len * 4 <= whole.len() * 3).then_some((lines, cut))
 }
 
+/// JSON lines (one object per line: `buf … --error-format json`, structured logs) whose
+/// objects read as one table that is shown whole within this many characters.
+const JSON_LINES_CHARS: usize = 24_000;
+
+/// JSON lines as one table ([`Table`]): field names once, one line of values per object,
+/// every object kept. None unless there are four or more lines, every non-blank one an
+/// object, they make a table, the whole of it fits [`JSON_LINES_CHARS`], and it is
+/// clearly smaller than the lines were.
+pub fn json_lines(text: &str) -> Option<crate::reduce::structured::StructuredOutput> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() < 4 || !lines.iter().all(|l| l.trim_start().starts_with('{')) {
+        return None;
+    }
+    let items: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<Value>(l)
+                .ok()
+                .filter(Value::is_object)
+        })
+        .collect::<Option<_>>()?;
+    let table = Table::of(&items)?;
+    let (out, cut) = table.render("JSON lines: ", JSON_LINES_CHARS);
+    let size: usize = out.iter().map(|l| l.len() + 1).sum();
+    let raw: usize = lines.iter().map(|l| l.len() + 1).sum();
+    (cut == 0 && size * 4 <= raw * 3).then(|| crate::reduce::structured::StructuredOutput {
+        name: "json-lines",
+        lines: out,
+        ..Default::default()
+    })
+}
+
 /// Parse `text` when the whole of it is one JSON object or array.
 pub fn parse_whole(text: &str) -> Option<Value> {
     let t = text.trim();
@@ -347,6 +379,33 @@ pub fn shrink(v: &Value, k: usize, cut: &mut (u64, u64)) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn json_lines_read_as_one_table_only_when_every_object_fits() {
+        let line = |i: usize| {
+            format!(
+                r#"{{"path":"a/f{i}.proto","start_line":{i},"type":"FIELD_SAME_TYPE","message":"Field \"{i}\" changed type"}}"#
+            )
+        };
+        let text: String = (1..=10).map(|i| line(i) + "\n").collect();
+        let out = json_lines(&text).unwrap();
+        assert_eq!(
+            out.lines[0],
+            "JSON lines: 10 records of path, start_line, message, one per line; in every record type=\"FIELD_SAME_TYPE\""
+        );
+        assert_eq!(out.lines.len(), 11);
+        assert_eq!(
+            out.lines[10],
+            r#""a/f10.proto",10,"Field \"10\" changed type""#
+        );
+        // a line that is not an object (a stack trace in a log) leaves it to the rule
+        assert!(json_lines(&format!("{text}    at handler (app.js:1:1)\n")).is_none());
+        // too few lines, or too many to show every one
+        let three: String = (1..=3).map(|i| line(i) + "\n").collect();
+        assert!(json_lines(&three).is_none());
+        let many: String = (1..=1000).map(|i| line(i) + "\n").collect();
+        assert!(json_lines(&many).is_none());
+    }
 
     #[test]
     fn small_documents_stay_whole() {

@@ -1,10 +1,12 @@
 //! Unified diffs (`git diff`, `git show`, `git log -p`, `diff -u`).
 //!
 //! Keeps every file name, every hunk header (line numbers and function context) and
-//! every added or removed line; unchanged context shrinks to one line on each side of
-//! a change, and the number of hidden context lines is counted. Lockfiles and minified
-//! or generated files are clipped to their first changed lines, saying how many were
-//! hidden. Index/mode lines are dropped.
+//! every added or removed line; unchanged context shrinks to one line on each side of a
+//! change, and the number of hidden context lines is counted. A hunk's body ends where
+//! its header's line counts say, so the `--- `/`+++ ` pairs of plain `diff -u` output
+//! start the next file (shown without the files' modification times). Lockfiles and
+//! minified or generated files are clipped to their first changed lines, saying how
+//! many were hidden. Index/mode lines are dropped.
 
 use crate::reduce::text::clip_line;
 
@@ -71,6 +73,12 @@ pub struct DiffReducer {
     pub hunks: u64,
     /// A `diff -u` without a `diff` line: the ---/+++ pair is shown.
     plain: bool,
+    /// Old and new lines the current hunk's header announced and its body has not given
+    /// yet (`None`: not counted, a combined diff's `@@@`). When both reach 0 the body has
+    /// ended: a `--- ` line after it starts the next file, not a removed line.
+    left: Option<(u64, u64)>,
+    /// The current file's last hunk has ended by its count.
+    hunk_done: bool,
     binary_patch: bool,
 }
 
@@ -89,9 +97,10 @@ impl DiffReducer {
             return true;
         }
         if line.starts_with("--- ") && !self.in_hunk_body() {
-            if self.file.is_none() {
-                // plain `diff -u`: the ---/+++ pair is the header
-                self.start_file(String::new(), line);
+            if self.file.is_none() || self.plain {
+                // plain `diff -u`: the ---/+++ pair is the header (without the files'
+                // modification times)
+                self.start_file(String::new(), without_time(line));
                 self.plain = true;
             }
             return true;
@@ -99,7 +108,7 @@ impl DiffReducer {
         if let Some(p) = line.strip_prefix("+++ ") {
             if !self.in_hunk_body() {
                 if self.plain {
-                    self.lines.push(line.to_string());
+                    self.lines.push(without_time(line).to_string());
                 }
                 let p = p
                     .trim_start_matches("b/")
@@ -122,6 +131,8 @@ impl DiffReducer {
             self.flush_context_count();
             self.hunks += 1;
             self.in_hunk = true;
+            self.hunk_done = false;
+            self.left = hunk_counts(line);
             self.held = None;
             self.after_change = 0;
             self.recognized += 1;
@@ -162,19 +173,25 @@ impl DiffReducer {
                 self.recognized += 1;
                 return true;
             }
-            if line.starts_with("index ") {
+            if line.starts_with("index ") || (self.hunk_done && line.starts_with("\\ ")) {
                 self.recognized += 1;
                 return true;
+            }
+            if self.hunk_done {
+                // the diff is over (the next commit of `git log -p`, a tool's summary)
+                self.end_file();
             }
             return false;
         }
         match line.as_bytes().first() {
             Some(b'+') | Some(b'-') => {
                 self.recognized += 1;
+                let added = line.starts_with('+');
+                self.count_body_line(!added, added);
                 let Some(f) = &mut self.file else {
                     return false;
                 };
-                if line.starts_with('+') {
+                if added {
                     f.added += 1;
                     self.added += 1;
                 } else {
@@ -205,6 +222,7 @@ impl DiffReducer {
             }
             Some(b' ') | None => {
                 self.recognized += 1;
+                self.count_body_line(true, true);
                 if self.after_change > 0 {
                     self.after_change -= 1;
                     if self.file.as_ref().is_some_and(|f| f.clipped == 0) {
@@ -237,6 +255,20 @@ impl DiffReducer {
         self.in_hunk
     }
 
+    /// One line of a hunk's body taken from its old and/or new side; the body ends when
+    /// both sides are used up.
+    fn count_body_line(&mut self, old: bool, new: bool) {
+        if let Some((o, n)) = &mut self.left {
+            *o = o.saturating_sub(u64::from(old));
+            *n = n.saturating_sub(u64::from(new));
+            if (*o, *n) == (0, 0) {
+                self.in_hunk = false;
+                self.hunk_done = true;
+                self.left = None;
+            }
+        }
+    }
+
     fn flush_context_count(&mut self) {
         if self.held.take().is_some() {
             self.context_hidden += 1;
@@ -249,6 +281,8 @@ impl DiffReducer {
         self.files += 1;
         self.plain = false;
         self.binary_patch = false;
+        self.hunk_done = false;
+        self.left = None;
         self.lines.push(header.to_string());
         self.file = Some(FileState {
             generated: is_generated(&path),
@@ -286,6 +320,25 @@ impl DiffReducer {
             ("removed line".into(), self.removed),
         ]
     }
+}
+
+/// `--- a/x.txt<TAB>2026-11-27 02:00:48.66 +0000` → `--- a/x.txt`: diff's header names a
+/// file, then its modification time after a tab.
+fn without_time(line: &str) -> &str {
+    line.split_once('\t').map_or(line, |(head, _)| head)
+}
+
+/// The old and new line counts of a hunk header `@@ -a,b +c,d @@` (a count left out is
+/// 1); None for anything else (a combined diff's `@@@ … @@@`).
+fn hunk_counts(line: &str) -> Option<(u64, u64)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let (new, _) = rest.split_once(" @@")?;
+    let count = |r: &str| match r.split_once(',') {
+        Some((_, n)) => n.parse().ok(),
+        None => r.parse::<u64>().ok().map(|_| 1),
+    };
+    Some((count(old)?, count(new)?))
 }
 
 fn path_from_git_header(rest: &str) -> String {
@@ -364,6 +417,44 @@ index 0000000..3333333
 +hello
 +world
 ";
+
+    #[test]
+    fn plain_unified_diffs_of_several_files_split_where_each_hunk_ends() {
+        // isort --diff style: no `diff` line between files, and a removed line that looks
+        // like a header (`-- x` removed is `--- x`)
+        let text = "--- a/one.py:before\t2026-11-27 02:03:33.246916
++++ a/one.py:after\t2026-11-27 02:03:33.341778
+@@ -1,3 +1,3 @@
+--- x
++import os
+ keep
+ keep2
+--- a/two.py:before\t2026-11-27 02:03:33.246916
++++ a/two.py:after\t2026-11-27 02:03:33.341778
+@@ -1 +1 @@
+-old
++new
+\\ No newline at end of file
+";
+        let mut d = Box::new(GitDiff::default());
+        for l in text.lines() {
+            d.push(l);
+        }
+        let out = d.finish(1).unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(out.facts[0], ("changed file".to_string(), 2), "{t}");
+        assert_eq!(out.facts[2], ("added line".to_string(), 2), "{t}");
+        assert_eq!(out.facts[3], ("removed line".to_string(), 2), "{t}");
+        assert!(t.contains("--- a/one.py:before\n+++ a/one.py:after\n@@ -1,3 +1,3 @@\n--- x\n+import os\n keep\n"), "{t}");
+        assert!(
+            t.contains("\n--- a/two.py:before\n+++ a/two.py:after\n@@ -1 +1 @@\n-old\n+new"),
+            "{t}"
+        );
+        assert!(!t.contains("2026-11-27"), "{t}");
+        assert_eq!(hunk_counts("@@ -1,8 +1,9 @@ fn x"), Some((8, 9)));
+        assert_eq!(hunk_counts("@@ -3 +0,0 @@"), Some((1, 0)));
+        assert_eq!(hunk_counts("@@@ -1,2 -1,2 +1,3 @@@"), None);
+    }
 
     #[test]
     fn keeps_changes_and_counts_hidden_context() {
