@@ -21,6 +21,53 @@ use crate::rules::model::{CounterSource, FactMode};
 pub const MAX_KEPT_ENTRIES: usize = 250;
 /// Most bytes of kept middle entries.
 pub const MAX_KEPT_BYTES: usize = 256 * 1024;
+/// `line` with every time of day (`09:00:28`, `2026-11-22T09:00:28.222Z`,
+/// `08:31:13.569808`: a token holding `HH:MM:SS`) replaced by `T`.
+pub fn without_times(line: &str) -> std::borrow::Cow<'_, str> {
+    let b = line.as_bytes();
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let is_time_at = |i: usize| {
+        d(i) && d(i + 1)
+            && b.get(i + 2) == Some(&b':')
+            && d(i + 3)
+            && d(i + 4)
+            && b.get(i + 5) == Some(&b':')
+            && d(i + 6)
+            && d(i + 7)
+    };
+    let Some(first) = (0..b.len()).find(|&i| is_time_at(i)) else {
+        return std::borrow::Cow::Borrowed(line);
+    };
+    let in_token =
+        |c: u8| c.is_ascii_digit() || matches!(c, b':' | b'.' | b',' | b'-' | b'T' | b'Z' | b'+');
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    let mut next = Some(first);
+    while let Some(t) = next {
+        // the whole token around the time: its date before, its fraction and zone after
+        let mut start = t;
+        while start > i && in_token(b[start - 1]) {
+            start -= 1;
+        }
+        let mut end = t + 8;
+        while end < b.len() && in_token(b[end]) {
+            end += 1;
+        }
+        out.push_str(&line[i..start]);
+        out.push('T');
+        i = end;
+        next = (i..b.len()).find(|&k| is_time_at(k));
+    }
+    out.push_str(&line[i..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Lines between the first and the last of a similar run of error/warning lines shown
+/// before the rest are only counted: with them, a run shows as many lines as a repeated
+/// shape does ([`REPEATS_SHOWN`] after the first).
+pub const SIGNAL_RUN_MIDDLE: usize = REPEATS_SHOWN - 1;
+/// Most characters of those middle lines (long lines: fewer of them).
+pub const SIGNAL_RUN_MIDDLE_CHARS: usize = 1000;
 /// Later repeats of an error/warning line's shape (the same line but for its numbers)
 /// shown in full before the rest are only counted.
 const REPEATS_SHOWN: usize = 8;
@@ -36,6 +83,12 @@ pub struct Entry {
     pub last_text: Option<String>,
     /// The second line of a similar run (shown when the run has exactly three lines).
     pub second_text: Option<String>,
+    /// A similar run of error/warning lines: its lines between the first and the last,
+    /// up to [`SIGNAL_RUN_MIDDLE`] (each a fact of its own: `Defect3.scala: L5 [E3]`).
+    pub middle: Vec<String>,
+    /// Every line of this run is its first line but for times of day (a retry logged
+    /// again and again): its middle lines say nothing new and stay folded.
+    pub times_only: bool,
     /// What differs along a similar run, when it is one word.
     pub vary: super::vary::Vary,
     pub count: u64,
@@ -191,7 +244,9 @@ impl Track {
 
     fn evict(&mut self, old: Entry) {
         if old.keep && self.kept.len() < MAX_KEPT_ENTRIES && self.kept_bytes < MAX_KEPT_BYTES {
-            self.kept_bytes += old.text.len() + old.last_text.as_ref().map_or(0, String::len);
+            self.kept_bytes += old.text.len()
+                + old.last_text.as_ref().map_or(0, String::len)
+                + old.middle.iter().map(String::len).sum::<usize>();
             self.kept.push(old);
             return;
         }
@@ -243,6 +298,8 @@ impl Track {
             text,
             last_text: None,
             second_text: None,
+            middle: Vec::new(),
+            times_only: true,
             vary: super::vary::Vary::Unknown(0),
             count: 1,
             identical: true,
@@ -714,6 +771,18 @@ impl<'r> LineEngine<'r> {
                         if prev.count == 2 {
                             prev.second_text = Some(e.text.to_string());
                         }
+                        if prev.level > Level::None && prev.times_only {
+                            prev.times_only = without_times(&prev.text) == without_times(&e.text);
+                        }
+                        let room = prev.middle.len() < SIGNAL_RUN_MIDDLE
+                            && prev.middle.iter().map(String::len).sum::<usize>()
+                                + prev.last_text.as_ref().map_or(0, String::len)
+                                <= SIGNAL_RUN_MIDDLE_CHARS;
+                        if prev.level > Level::None && room {
+                            if let Some(last) = prev.last_text.take() {
+                                prev.middle.push(last);
+                            }
+                        }
                         // reuse the buffer of the previous last line
                         let last = prev.last_text.get_or_insert_with(String::new);
                         last.clear();
@@ -818,6 +887,50 @@ mod tests {
         assert_eq!(out[2], "GET /health 200 4ms");
         assert!(out.contains(&"error: cannot open /etc/app/a.conf".to_string()));
         assert!(out.contains(&"error: cannot open /etc/app/b.conf".to_string()));
+    }
+
+    #[test]
+    fn a_run_of_similar_errors_shows_its_first_lines_unless_only_their_times_differ() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;
+        let errors: Vec<String> = (1..=12)
+            .map(|i| format!("error: src/Defect{i}.scala:5: type mismatch [E{i}]"))
+            .collect();
+        let lines: Vec<&str> = errors.iter().map(String::as_str).collect();
+        let out = engine_text(rule, &lines);
+        // the first, seven more, the rest counted, the last
+        for i in 1..=8 {
+            assert!(out.contains(&errors[i - 1]), "{i}: {out:#?}");
+        }
+        assert!(
+            out.contains(&"... 3 more similar lines ...".to_string()),
+            "{out:#?}"
+        );
+        assert!(!out.contains(&errors[8]), "{out:#?}");
+        assert_eq!(out.last(), Some(&errors[11]));
+        // a retry logged again and again: only its time differs, it stays folded
+        let retries: Vec<String> = (0..10)
+            .map(|i| {
+                format!(
+                    "2026-11-22T09:00:{:02}.{i}22Z ERROR redis: connect ECONNREFUSED",
+                    20 + i
+                )
+            })
+            .collect();
+        let lines: Vec<&str> = retries.iter().map(String::as_str).collect();
+        let out = engine_text(rule, &lines);
+        assert_eq!(out.len(), 3, "{out:#?}");
+        assert!(out[1].starts_with("... 8 similar lines"), "{out:#?}");
+        assert_eq!(
+            without_times(
+                "E1122 08:31:13.569808 11654 memcache.go:265] err at 2026-11-22T09:00:28.222Z"
+            ),
+            "E1122 T 11654 memcache.go:265] err at T"
+        );
+        assert_eq!(
+            without_times("src/a.rs:12:15: error"),
+            "src/a.rs:12:15: error"
+        );
     }
 
     #[test]

@@ -145,7 +145,17 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         return;
     }
     body.lines.push(format!("{}{suffix}", e.text));
-    if e.count == 3 {
+    if !e.middle.is_empty() && !e.times_only {
+        // a run of error/warning lines: its first lines each, then the rest counted
+        body.lines.extend(e.middle.iter().cloned());
+        let hidden = e.count - 2 - e.middle.len() as u64;
+        if hidden > 0 {
+            body.folded += hidden;
+            let what = e.vary.said(e.count).unwrap_or_default();
+            body.lines
+                .push(format!("... {hidden} more similar lines{what} ..."));
+        }
+    } else if e.count == 3 {
         if let Some(second) = &e.second_text {
             body.lines.push(second.clone());
         }
@@ -206,6 +216,8 @@ mod tests {
             text: format!("line {n}"),
             last_text: None,
             second_text: None,
+            middle: Vec::new(),
+            times_only: true,
             vary: crate::reduce::vary::Vary::Unknown(0),
             count: 1,
             identical: true,
