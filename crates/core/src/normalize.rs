@@ -476,6 +476,63 @@ const RUNNER_VALUE_OPTIONS: &[&str] = &[
     "--index",
 ];
 
+/// yarn's own commands (1.x and 2+): any other first word names a script or a binary.
+const YARN_COMMANDS: &[&str] = &[
+    "add",
+    "audit",
+    "autoclean",
+    "bin",
+    "cache",
+    "check",
+    "config",
+    "constraints",
+    "create",
+    "dedupe",
+    "dlx",
+    "exec",
+    "explain",
+    "generate-lock-entry",
+    "global",
+    "help",
+    "import",
+    "info",
+    "init",
+    "install",
+    "licenses",
+    "link",
+    "list",
+    "login",
+    "logout",
+    "node",
+    "npm",
+    "outdated",
+    "owner",
+    "pack",
+    "patch",
+    "patch-commit",
+    "plugin",
+    "policies",
+    "publish",
+    "rebuild",
+    "remove",
+    "run",
+    "search",
+    "set",
+    "stage",
+    "tag",
+    "team",
+    "unlink",
+    "unplug",
+    "up",
+    "upgrade",
+    "upgrade-interactive",
+    "version",
+    "versions",
+    "why",
+    "workspace",
+    "workspaces",
+];
+
 /// How many words of a package runner (`npx`, `pnpm exec`, `poetry run`, `python -m`, …)
 /// come before the program it runs; `None` when `argv[i..]` does not start with one, or
 /// runs nothing.
@@ -487,6 +544,9 @@ fn runner_len(argv: &[String], i: usize) -> Option<usize> {
         ("pnpm", Some("exec" | "dlx")) | ("yarn", Some("dlx" | "exec")) => 2,
         ("npm", Some("exec" | "x")) => 2,
         ("bun", Some("x")) => 2,
+        // `yarn cdk diff`: yarn (1.x) runs a package's binary by its name; a script of the
+        // same name classifies as that name too (no rule takes `build` or `test` alone)
+        ("yarn", Some(sub)) if !sub.starts_with('-') && !YARN_COMMANDS.contains(&sub) => 1,
         ("poetry" | "pipx" | "pdm" | "hatch" | "rye" | "uv", Some("run")) => 2,
         _ => {
             // python -m <module> …: the module is the program
@@ -523,8 +583,8 @@ fn runner_len(argv: &[String], i: usize) -> Option<usize> {
 const RUNNER_NOTE: &str = "stripped package runner";
 
 /// Strip `env …`, `sudo …`, `time`, `nice`, `nohup`, `timeout N`, `command`, `exec`,
-/// `stdbuf`, and package runners (`npx`, `pnpm exec`/`dlx`, `yarn dlx`, `npm exec`, `bunx`,
-/// `poetry run`, `pipx run`, `python -m …`), so the command classifies as the tool it runs;
+/// `stdbuf`, and package runners (`npx`, `pnpm exec`/`dlx`, `yarn dlx`, `yarn <binary>`,
+/// `npm exec`, `bunx`, `poetry run`, `pipx run`, `python -m …`), so the command classifies as the tool it runs;
 /// rules written for the runner still match the command as typed.
 pub fn strip_prefixes(argv: &[String], notes: &mut Vec<String>) -> Vec<String> {
     let mut i = 0;

@@ -260,6 +260,8 @@ fn package_runners_classify_as_the_tool_they_run() {
         ("pnpm exec vitest run", "vitest"),
         ("pnpm dlx create-vite app", "create-vite"),
         ("yarn dlx eslint .", "eslint"),
+        ("yarn cdk diff", "cdk"),
+        ("yarn jest --ci", "jest"),
         ("npm exec -- jest --ci", "jest"),
         ("bunx tsc", "tsc"),
         ("poetry run pytest -x", "pytest"),
@@ -274,6 +276,16 @@ fn package_runners_classify_as_the_tool_they_run() {
             Some(&cmd.split(' ').next().unwrap().to_string()),
             "{cmd}"
         );
+    }
+    // yarn's own commands are yarn's
+    for c in [
+        "yarn install",
+        "yarn add left-pad",
+        "yarn run build",
+        "yarn --version",
+        "yarn",
+    ] {
+        assert_eq!(n(c).argv[0], "yarn", "{c}");
     }
     // runners with nothing to run stay as they are
     assert_eq!(n("npx").argv, argv(&["npx"]));

@@ -102,6 +102,8 @@ pub struct Entry {
     pub repeat_of: Option<u32>,
     /// Lines cut for size just before this entry.
     pub omitted_before: u64,
+    /// Some of `omitted_before` held text (not all blank).
+    pub omitted_text_before: bool,
     /// Signal lines among `omitted_before`.
     pub omitted_signals_before: u64,
     /// Noise lines dropped by filters just before this entry.
@@ -274,6 +276,7 @@ impl Track {
             .front_mut()
             .expect("ring holds at least one entry after a push");
         next.omitted_before += old.omitted_before + old.count;
+        next.omitted_text_before |= old.omitted_text_before || !old.text.is_empty();
         next.omitted_signals_before += old.omitted_signals_before + signals;
         next.filtered_before += old.filtered_before;
         // the next entry's text reuses this buffer (one allocation less per line of a log)
@@ -309,6 +312,7 @@ impl Track {
             group: e.group,
             repeat_of: e.repeat_of,
             omitted_before: 0,
+            omitted_text_before: false,
             omitted_signals_before: 0,
             filtered_before: 0,
             block_start: e.block_start,

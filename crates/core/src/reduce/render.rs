@@ -23,9 +23,12 @@ pub struct Body {
 
 /// Render a track, showing the first `head` and last `tail` entries plus every kept one.
 pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -> Body {
-    let mut visible: Vec<(&Entry, u64, u64)> = Vec::new(); // entry, omitted_before, omitted_signals_before
+    // entry, omitted_before, omitted_signals_before (u64::MAX: only blank lines omitted)
+    let mut visible: Vec<(&Entry, u64, u64)> = Vec::new();
     let mut carry_omitted = 0u64;
     let mut carry_signals = 0u64;
+    // the lines omitted since the last visible entry are all blank
+    let mut carry_blank = true;
     let mut filtered = 0u64;
     let mut kept_middle = 0u64;
     let mut hidden_repeats = track.hidden_repeats.clone();
@@ -49,15 +52,23 @@ pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -
     for (e, in_window, from_kept) in all {
         carry_omitted += e.omitted_before;
         carry_signals += e.omitted_signals_before;
+        carry_blank &= !e.omitted_text_before;
         filtered += e.filtered_before;
         if in_window || e.keep || from_kept {
             if !in_window {
                 kept_middle += e.count;
             }
-            visible.push((e, carry_omitted, carry_signals));
+            let signals = if carry_omitted > 0 && carry_blank {
+                BLANK_ONLY
+            } else {
+                carry_signals
+            };
+            visible.push((e, carry_omitted, signals));
             carry_omitted = 0;
             carry_signals = 0;
+            carry_blank = true;
         } else {
+            carry_blank &= e.text.is_empty();
             carry_omitted += e.count;
             if e.level > Level::None {
                 carry_signals += e.count;
@@ -92,7 +103,10 @@ pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -
         ..Body::default()
     };
     for (e, omitted, signals) in visible {
-        if omitted > 0 {
+        if omitted > 0 && signals == BLANK_ONLY {
+            // blank lines alone between kept ones: one blank line says as much as a marker
+            body.lines.push(String::new());
+        } else if omitted > 0 {
             body.omitted += omitted;
             body.omitted_signals += signals;
             body.lines.push(omission_marker(omitted, signals));
@@ -107,6 +121,9 @@ pub fn render_track(track: &Track, head: usize, tail: usize, trim_edges: bool) -
     }
     body
 }
+
+/// Stands for "the omitted lines were all blank" where a count of signal lines goes.
+const BLANK_ONLY: u64 = u64::MAX;
 
 pub fn omission_marker(n: u64, signals: u64) -> String {
     let lines = if n == 1 { "line" } else { "lines" };
@@ -227,6 +244,7 @@ mod tests {
             group: None,
             repeat_of: None,
             omitted_before: 0,
+            omitted_text_before: false,
             omitted_signals_before: 0,
             filtered_before: 0,
             block_start: false,
