@@ -33,10 +33,17 @@ impl JsonRecords {
         if !(t.starts_with('{') || t.starts_with('[')) {
             return None;
         }
-        let v: Value = serde_json::from_str(t).ok()?;
+        let mut v: Value = serde_json::from_str(t).ok()?;
         let mut lines = Vec::new();
         let mut omitted = 0u64;
         let mut records = 0u64;
+        let applied = drop_last_applied(&mut v);
+        if applied > 0 {
+            lines.push(format!(
+                "[{applied} `{LAST_APPLIED}` {} not shown: each is a copy of the manifest `kubectl apply` was given]",
+                if applied == 1 { "annotation" } else { "annotations" }
+            ));
+        }
         match &v {
             Value::Array(a) => array(a, None, &mut lines, &mut omitted, &mut records),
             Value::Object(o) => {
@@ -60,6 +67,32 @@ impl JsonRecords {
             facts_line: false,
             json_cut: omitted > 0,
         })
+    }
+}
+
+/// The annotation `kubectl apply` keeps on every object it applied: the whole manifest
+/// again, as an escaped JSON string (often the longest field of a record).
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Removes [`LAST_APPLIED`] from every `annotations` object in `v`; how many went. An
+/// `annotations` object left empty stays (`{}`), as kubectl shows one.
+fn drop_last_applied(v: &mut Value) -> u64 {
+    match v {
+        Value::Object(m) => {
+            let mut n = 0;
+            for (k, x) in m.iter_mut() {
+                if k == "annotations" {
+                    if let Value::Object(a) = x {
+                        n += u64::from(a.shift_remove(LAST_APPLIED).is_some());
+                    }
+                } else {
+                    n += drop_last_applied(x);
+                }
+            }
+            n
+        }
+        Value::Array(a) => a.iter_mut().map(drop_last_applied).sum(),
+        _ => 0,
     }
 }
 
@@ -212,6 +245,34 @@ impl Structured for JsonRecords {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubectl_apply_copies_of_the_manifest_are_counted_not_shown() {
+        let item = |name: &str| {
+            format!(
+                r#"{{"kind":"Deployment","metadata":{{"name":"{name}","annotations":{{"deployment.kubernetes.io/revision":"1","kubectl.kubernetes.io/last-applied-configuration":"{{\"kind\":\"Deployment\",\"metadata\":{{\"name\":\"{name}\"}}}}\n"}}}},"spec":{{"replicas":2}}}}"#
+            )
+        };
+        let text = format!(
+            r#"{{"apiVersion":"v1","items":[{},{}],"kind":"List"}}"#,
+            item("api"),
+            item("web")
+        );
+        let mut r = JsonRecords::default();
+        for l in text.lines() {
+            r.push_line(l);
+        }
+        let out = r.render().unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.starts_with("[2 `kubectl.kubernetes.io/last-applied-configuration` annotations not shown: each is a copy of the manifest `kubectl apply` was given]"), "{t}");
+        assert!(!t.contains("last-applied-configuration\\\""), "{t}");
+        assert!(!t.contains(r#"\"kind\""#), "{t}");
+        assert!(t.contains("deployment.kubernetes.io/revision"), "{t}");
+        assert!(
+            t.contains(r#""name":"api""#) && t.contains(r#""name":"web""#),
+            "{t}"
+        );
+    }
 
     #[test]
     fn arrays_under_keys_one_record_a_line() {
