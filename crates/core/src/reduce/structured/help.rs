@@ -1,9 +1,10 @@
 //! `--help` / `help` output: every subcommand and option with its one-line description.
 //!
 //! Kept: the first line (what the program is), usage lines, section headers, and every
-//! option or command entry with its whole description. Dropped (counted): long prose
-//! paragraphs after their first line. Text that does not look like help (too few entries)
-//! is left to the rule's line reduction.
+//! option or command entry with its whole description. Dropped (counted): prose
+//! paragraphs after their first sentence (its wrapped lines, the ones going on in lower
+//! case, are joined). Text that does not look like help (too few entries) is left to the
+//! rule's line reduction.
 //!
 //! Layout goes: an entry is written `name: description` on one line, its wrapped
 //! description lines joined on (indentation and the padding that aligned the description
@@ -24,6 +25,13 @@ pub struct Help {
     in_usage: bool,
     first_seen: bool,
     prose_in_paragraph: u32,
+    /// The first sentence of the current prose paragraph goes on on the next line.
+    sentence_open: bool,
+}
+
+/// A line of prose that ends a sentence (or holds the end of one).
+fn ends_sentence(t: &str) -> bool {
+    t.ends_with(['.', '!', '?', ':']) || t.contains(". ")
 }
 
 /// Longest entry line (an entry with its whole description joined).
@@ -185,12 +193,17 @@ impl Structured for Help {
                 return;
             }
         }
-        // prose: keep the first line of each paragraph
+        // prose: keep the first sentence of each paragraph (its wrapped lines joined)
         self.last_entry = None;
         self.prose_in_paragraph += 1;
         if self.prose_in_paragraph == 1 {
             self.lines.push(clip_line(line, 300).into_owned());
+            self.sentence_open = !ends_sentence(t);
+        } else if self.sentence_open && t.starts_with(|c: char| c.is_lowercase()) {
+            self.join_description(t, " ");
+            self.sentence_open = !ends_sentence(t);
         } else {
+            self.sentence_open = false;
             self.dropped += 1;
         }
     }
@@ -217,6 +230,41 @@ impl Structured for Help {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paragraph_keeps_its_first_sentence_whole() {
+        let text = "Usage: tar [OPTION...] [FILE]...
+GNU 'tar' saves many files together into a single tape or disk archive, and can
+restore individual files from the archive.
+
+  -c, --create               create a new archive
+  -t, --list                 list the contents of an archive
+  -x, --extract, --get       extract files from an archive
+
+The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
+The version control may be set with --backup or VERSION_CONTROL, values are:
+Report bugs to <bug-tar@gnu.org>.
+";
+        let mut h = Box::new(Help::default());
+        for l in text.lines() {
+            h.push(l);
+        }
+        let out = h.finish(0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("GNU 'tar' saves many files together into a single tape or disk archive, and can restore individual files from the archive.\n"), "{t}");
+        // a sentence that ended: the paragraph's next lines are left out, counted
+        assert!(
+            t.ends_with(
+                "\nThe backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX."
+            ),
+            "{t}"
+        );
+        assert!(
+            !t.contains("VERSION_CONTROL") && !t.contains("Report bugs"),
+            "{t}"
+        );
+        assert_eq!(out.filtered, 2);
+    }
 
     #[test]
     fn keeps_entries_drops_wrapped_descriptions() {
