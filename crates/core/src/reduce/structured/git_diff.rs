@@ -357,16 +357,18 @@ fn path_from_git_header(rest: &str) -> String {
 #[derive(Default)]
 pub struct GitDiff {
     diff: DiffReducer,
-    other: Vec<String>,
+    /// Lines that are not part of a diff (kept in place, the first 200).
     other_count: u64,
 }
 
 impl super::Structured for GitDiff {
     fn push(&mut self, line: &str) {
         if !self.diff.push(line) {
+            // in its place among the files (`Only in a: x` of `diff -r` after the files
+            // before it)
             self.other_count += 1;
-            if self.other.len() < 200 {
-                self.other.push(line.to_string());
+            if self.other_count <= 200 {
+                self.diff.lines.push(line.to_string());
             }
         }
     }
@@ -376,8 +378,7 @@ impl super::Structured for GitDiff {
         if self.diff.files == 0 || self.other_count > self.diff.recognized {
             return None;
         }
-        let mut lines = self.other.clone();
-        lines.append(&mut self.diff.lines);
+        let lines = std::mem::take(&mut self.diff.lines);
         Some(super::StructuredOutput {
             name: "git-diff",
             facts: self.diff.facts(),
