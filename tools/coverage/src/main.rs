@@ -231,7 +231,7 @@ error {:.1}%, bias {:+.1}% against the exact count, over {} texts of 20+ tokens.
 
 fn virtual_description(id: &str) -> &'static str {
     match id {
-        "generic/json" => "Whole-output JSON: minified; a large document keeps every key with long arrays cut to their first items and long strings clipped, each cut counted.",
+        "generic/json" => "Whole-output JSON: minified, whole up to 12,000 characters; a larger document keeps every key with long arrays cut to their first items and long strings clipped, each cut counted.",
         "generic/package-lock-summary" => "Reads of package-lock.json: name, version, lockfileVersion, package counts, direct dependencies with locked versions, packages locked at several versions.",
         "generic/names" => "A list of names, one per line, from a command without a rule (`rustup target list`, `git tag`, `locale -a`): every name in its order, a run sharing its first part said once (`aarch64- (20): apple-darwin apple-ios …`), numbered runs folded to their first and last; used only when that saves a fifth of the tokens.",
         "generic/paths" => "A list of paths, one per line, from a command without a rule (`dpkg -L`, `locate`, `… | head -300` of one): every path, grouped by directory as the find rule does (numbered runs folded to their first and last), instead of the fallback's cut.",

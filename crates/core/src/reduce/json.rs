@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::text::clip_line;
 
 /// Minified JSON up to this size is shown whole.
-pub const JSON_WHOLE: usize = 6000;
+pub const JSON_WHOLE: usize = 12_000;
 /// A summarized document aims at this size.
 pub const JSON_TARGET: usize = 6000;
 
@@ -405,6 +405,28 @@ mod tests {
         assert!(json_lines(&three).is_none());
         let many: String = (1..=1000).map(|i| line(i) + "\n").collect();
         assert!(json_lines(&many).is_none());
+    }
+
+    #[test]
+    fn a_document_of_up_to_twelve_thousand_characters_stays_whole() {
+        // three findings of a linter, each with its own fields: no table, no cut
+        let files: Vec<Value> = (0..4)
+            .map(|i| {
+                json!({format!("src/f{i}.php"): {"errors": 12, "messages": (0..12)
+                    .map(|k| json!({"line": k * 7 + i, "message": format!("Parameter #{k} of method Foo::bar{i}() expects int, string given and this text is long enough to matter."), "ignorable": true}))
+                    .collect::<Vec<_>>()}})
+            })
+            .collect();
+        let v = json!({"totals": {"errors": 0, "file_errors": 48}, "files": files});
+        let whole = serde_json::to_string(&v).unwrap();
+        assert!(
+            whole.len() > 6000 && whole.len() <= JSON_WHOLE,
+            "{}",
+            whole.len()
+        );
+        let (lines, cut) = summarize(&v, "JSON output");
+        assert_eq!(cut, 0);
+        assert_eq!(lines, vec![whole]);
     }
 
     #[test]
