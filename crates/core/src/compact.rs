@@ -455,7 +455,7 @@ impl<'p> Session<'p> {
     }
 
     /// Whole-output formats recognized when no structured reducer took the output: one
-    /// JSON document or JSON lines; under the fallback only, a unified diff (`isort --diff`,
+    /// JSON document; under the fallback only, JSON lines, a unified diff (`isort --diff`,
     /// `gofmt -d`), a list of paths or of names one per line; and a GitHub Actions run log.
     /// Under the fallback they are reported as the virtual rules `generic/json`,
     /// `generic/diff`, `generic/json-lines`, `generic/paths`, `generic/names` and
@@ -477,9 +477,6 @@ impl<'p> Session<'p> {
             };
             return Some((out, JSON_ID, "structured-json"));
         }
-        if let Some(out) = crate::reduce::json::json_lines(&text) {
-            return Some((out, JSON_LINES_ID, "structured-json"));
-        }
         // a list of names has (almost) no line with a space inside, a list of paths a `/`
         // in (almost) every line: the first lines tell
         let list = || -> Option<bool> {
@@ -491,6 +488,13 @@ impl<'p> Session<'p> {
                 .then_some(paths * 10 >= first.len() * 9)
         };
         let fallback = self.plan.rule.id == FALLBACK_ID;
+        // (a log rule's own folding serves JSON log lines better than a table of them all)
+        if let Some(out) = fallback
+            .then(|| crate::reduce::json::json_lines(&text))
+            .flatten()
+        {
+            return Some((out, JSON_LINES_ID, "structured-json"));
+        }
         if fallback && looks_like_unified_diff(&text) {
             let r = Box::<crate::reduce::structured::git_diff::GitDiff>::default();
             if let Some(out) = self.read_whole(r, &text, exit_code) {

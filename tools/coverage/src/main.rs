@@ -236,7 +236,7 @@ fn virtual_description(id: &str) -> &'static str {
         "generic/names" => "A list of names, one per line, from a command without a rule (`rustup target list`, `git tag`, `locale -a`): every name in its order, a run sharing its first part said once (`aarch64- (20): apple-darwin apple-ios …`), numbered runs folded to their first and last; used only when that saves a fifth of the tokens.",
         "generic/paths" => "A list of paths, one per line, from a command without a rule (`dpkg -L`, `locate`, `… | head -300` of one): every path, grouped by directory as the find rule does (numbered runs folded to their first and last), instead of the fallback's cut.",
         "generic/diff" => "A unified diff from a command without a rule (`isort --diff`, `buf format -d`, `gofmt -d`): read as `git diff` is, every file, hunk header and changed line, context shrunk to one line around each change, instead of the fallback's cut.",
-        "generic/json-lines" => "JSON lines (one object per line: `buf breaking --error-format json`, structured logs) under any rule: one table, field names said once and one line of values per object, every object kept; used only when it holds them all within 24,000 characters and saves a quarter.",
+        "generic/json-lines" => "JSON lines (one object per line: `buf breaking --error-format json`) from a command without a rule: one table, field names said once and one line of values per object, every object kept; used only when it holds them all within 24,000 characters and saves a quarter.",
         "generic/github-actions-log" => "GitHub Actions run logs: each failing step's error lines with context and the exit code; steps without errors listed by name.",
         _ => "",
     }

@@ -195,6 +195,47 @@ fn is_token_byte(c: u8, fold: Fold) -> bool {
     }
 }
 
+/// `line` with every time of day (`09:00:28`, `2026-11-22T09:00:28.222Z`,
+/// `08:31:13.569808`: a token holding `HH:MM:SS`) replaced by `T`.
+pub fn without_times(line: &str) -> std::borrow::Cow<'_, str> {
+    let b = line.as_bytes();
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let is_time_at = |i: usize| {
+        d(i) && d(i + 1)
+            && b.get(i + 2) == Some(&b':')
+            && d(i + 3)
+            && d(i + 4)
+            && b.get(i + 5) == Some(&b':')
+            && d(i + 6)
+            && d(i + 7)
+    };
+    let Some(first) = (0..b.len()).find(|&i| is_time_at(i)) else {
+        return std::borrow::Cow::Borrowed(line);
+    };
+    let in_token =
+        |c: u8| c.is_ascii_digit() || matches!(c, b':' | b'.' | b',' | b'-' | b'T' | b'Z' | b'+');
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    let mut next = Some(first);
+    while let Some(t) = next {
+        // the whole token around the time: its date before, its fraction and zone after
+        let mut start = t;
+        while start > i && in_token(b[start - 1]) {
+            start -= 1;
+        }
+        let mut end = t + 8;
+        while end < b.len() && in_token(b[end]) {
+            end += 1;
+        }
+        out.push_str(&line[i..start]);
+        out.push('T');
+        i = end;
+        next = (i..b.len()).find(|&k| is_time_at(k));
+    }
+    out.push_str(&line[i..]);
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
