@@ -84,6 +84,7 @@ pub trait Structured {
 pub mod apt;
 pub mod cargo;
 pub mod cargo_test;
+pub mod coverage;
 pub mod diagnostics;
 pub mod diff_stat;
 pub mod dpkg_log;

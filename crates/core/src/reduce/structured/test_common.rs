@@ -214,7 +214,7 @@ impl Cx {
         }
         Some(StructuredOutput {
             name,
-            lines,
+            lines: super::coverage::fold_coverage_tables(lines),
             facts: self.facts,
             omitted: self.omitted,
             filtered: self.filtered,
