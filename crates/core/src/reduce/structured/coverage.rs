@@ -1,10 +1,12 @@
-//! Coverage tables of test runners (istanbul's text reporter under jest, vitest, nyc, c8;
-//! bun's): `file | % Stmts | … | Uncovered Line #s` rows, one per file.
+//! Coverage tables in test runs (read by the test rules: jest, vitest, bun test, pytest):
+//! istanbul's text reporter and bun's, `file | % Stmts | … | Uncovered Line #s` rows, and
+//! coverage.py's (pytest-cov), `Name  Stmts  Miss  Cover  Missing` columns; one row per
+//! file.
 //!
 //! The rows of a directory (the same indentation, one after another) that have the same
 //! values are written once: `75 | 50 | 100 | 75 | 3 (26): m1.js m10.js …`, every file
 //! named. Separator rows and the padding that aligned the columns go. Rows of a
-//! different indentation (`All files`, a directory) stay rows of their own.
+//! different indentation (`All files`, a directory) and `TOTAL` stay rows of their own.
 
 /// Rows sharing their values that are written as one (fewer stay rows).
 const MIN_SHARED: usize = 3;
@@ -38,6 +40,10 @@ pub fn fold_coverage_tables(lines: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
+        if let Some(end) = coverage_py(&lines, i, &mut out) {
+            i = end;
+            continue;
+        }
         // a table: a header row holding `%`, then rows and separators
         let header = cells(&lines[i]).filter(|(_, c)| c.iter().skip(1).any(|h| h.contains('%')));
         let Some((_, head)) = header else {
@@ -76,6 +82,47 @@ pub fn fold_coverage_tables(lines: Vec<String>) -> Vec<String> {
         i = j;
     }
     out
+}
+
+/// coverage.py's table starting at `lines[i]` (`Name  Stmts  Miss  Cover …`), written to
+/// `out`; where it ends. None when `lines[i]` is not such a header or the table is small.
+fn coverage_py(lines: &[String], i: usize, out: &mut Vec<String>) -> Option<usize> {
+    let head: Vec<&str> = lines[i].split_whitespace().collect();
+    if head.first() != Some(&"Name") || !head.contains(&"Stmts") || !head.contains(&"Cover") {
+        return None;
+    }
+    let dashes = |l: &str| !l.trim().is_empty() && l.trim().chars().all(|c| c == '-');
+    let mut j = i + 1;
+    let mut rows: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut total = None;
+    while let Some(l) = lines.get(j) {
+        if dashes(l) {
+            j += 1;
+            continue;
+        }
+        let c: Vec<&str> = l.split_whitespace().collect();
+        if c.len() < 2 {
+            break;
+        }
+        j += 1;
+        if c[0] == "TOTAL" {
+            total = Some(c.join(" "));
+            break;
+        }
+        // (a name, then its values: `pkg/m1.py 5 1 80% 3, 7-9`)
+        let name = c[0];
+        let values = l.trim_start()[name.len()..]
+            .split_whitespace()
+            .collect::<Vec<_>>();
+        rows.push((0, std::iter::once(name).chain(values).collect()));
+    }
+    if rows.len() < MIN_ROWS {
+        return None;
+    }
+    out.push(head.join(" "));
+    out.extend(fold_run(&rows).into_iter().map(|l| l.replace(" | ", " ")));
+    out.extend(total);
+    Some(j)
 }
 
 /// One directory's rows: those sharing their values at least [`MIN_SHARED`] times as one
@@ -155,6 +202,30 @@ All files |   78.33 |    56.66 |     100 |   78.33 |
                 "Tests: 1 passed",
             ],
             "{out:#?}"
+        );
+        // coverage.py's columns (pytest-cov)
+        let mut py = String::from("Name               Stmts   Miss  Cover   Missing\n------------------------------------------------\n");
+        for i in 1..=7 {
+            let (miss, cover, missing) = if i == 5 {
+                (0, "100%", "")
+            } else {
+                (1, "75%", "3")
+            };
+            py.push_str(&format!(
+                "shop/item{i}.py          4      {miss}    {cover}   {missing}\n"
+            ));
+        }
+        py.push_str("------------------------------------------------\nTOTAL                 28      6    79%\n\n7 passed in 0.06s\n");
+        assert_eq!(
+            fold_coverage_tables(lines(&py)),
+            vec![
+                "Name Stmts Miss Cover Missing",
+                "4 1 75% 3 (6): shop/item1.py shop/item2.py shop/item3.py shop/item4.py shop/item6.py shop/item7.py",
+                "shop/item5.py 4 0 100%",
+                "TOTAL 28 6 79%",
+                "",
+                "7 passed in 0.06s",
+            ]
         );
         // a small table, and a table that is not coverage, stay as they are
         let small = "File | % Lines\n a.js | 10\n b.js | 10\n";

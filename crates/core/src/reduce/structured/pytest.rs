@@ -3,9 +3,9 @@
 //! pytest: the FAILURES/ERRORS sections stay (test header, the failing `>` line, every
 //! `E` line with the assertion and its values, the `file:line: Error` location, locals,
 //! captured output), as do the short test summary and the final `N failed, M passed`
-//! line. Dropped: the session banner, progress lines (`tests/x.py ..F.  [ 40%]`),
-//! verbose PASSED/SKIPPED lines, the function source above the failing line, caret
-//! lines, framework frames. Verbose FAILED lines are dropped when the short summary
+//! line. Dropped: the session banner, progress lines (`tests/x.py ..F.  [ 40%]`, and
+//! `-q`'s marks alone), verbose PASSED/SKIPPED lines, the function source above the
+//! failing line, caret lines, framework frames. Verbose FAILED lines are dropped when the short summary
 //! lists the same tests. A short-summary line whose test has its own failure block above
 //! (one block by that name) goes, its test id moving into the block's header
 //! (`__ tests/test_cart.py::test_remove_missing __`): the block holds the message whole,
@@ -55,10 +55,15 @@ fn is_progress(t: &str) -> bool {
     let Some((left, _)) = t.rsplit_once('[') else {
         return false;
     };
+    let marks_only = |m: &str| !m.is_empty() && m.chars().all(|c| ".FEsxXp".contains(c));
+    // `-q`: the marks alone (`........................   [100%]`)
+    if marks_only(left.trim()) {
+        return true;
+    }
     let mut parts = left.split_whitespace();
     let file = parts.next().unwrap_or("");
     let marks = parts.next().unwrap_or("");
-    file.contains(".py") && parts.next().is_none() && marks.chars().all(|c| ".FEsxXp".contains(c))
+    file.contains(".py") && parts.next().is_none() && marks_only(marks)
 }
 
 fn verbose_status(t: &str) -> Option<&'static str> {
