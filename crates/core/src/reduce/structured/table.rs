@@ -3,7 +3,8 @@
 //!
 //! Every row is kept (up to [`MAX_ROWS`] per table, the rest counted). Columns whose value
 //! is the same in every row (three rows or more) are folded into one note line above the
-//! table; box-drawing borders go. Lines around the tables (warnings, titles, footers) are
+//! table; three or more rows alike but for a name column are one line naming them all
+//! (`kubectl get pods`: a deployment's replicas); box-drawing borders go. Lines around the tables (warnings, titles, footers) are
 //! kept as they are. Output with no recognizable table is left to the rule's line
 //! reduction (`None`).
 
@@ -450,6 +451,9 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
         out.lines
             .push(format!("(same in all {n} rows: {})", notes.join(", ")));
     }
+    if cut == 0 && idle.count == 0 && group_rows(&grid, &keep, out) {
+        return;
+    }
     if notes.is_empty() && !realign {
         out.lines.push(original[0].to_string());
         for (i, l) in original[1..].iter().enumerate() {
@@ -511,6 +515,83 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
         }
     }
     idle.summary(&grid, out);
+}
+
+/// Rows that share every value but their name are written once naming them all.
+const MIN_GROUP: usize = 3;
+
+/// A table of [`MIN_GROUP`]+ rows alike but for one column whose values are all different
+/// (`kubectl get pods`: the replicas of a deployment, `1/1 Running 0 2d3h` each): the
+/// header, then each set of rows sharing the other (kept) columns as one line,
+/// `[READY 1/1, STATUS Running, RESTARTS 0, AGE 2d3h] (12): api-7d9f-x2x8q api-7d9f-k9m2p …`,
+/// the other rows as rows, in the order their values first come. False (nothing written)
+/// when no set has [`MIN_GROUP`] rows or the table has no such name column.
+fn group_rows(grid: &Grid, keep: &[bool], out: &mut Render) -> bool {
+    let n = grid.rows.len();
+    let cols: Vec<usize> = (0..grid.header.len()).filter(|&c| keep[c]).collect();
+    if n < 2 * MIN_GROUP || cols.len() < 3 {
+        return false;
+    }
+    // the name: the first kept column with a different value in every row
+    let Some(&name) = cols.iter().find(|&&c| {
+        let mut v: Vec<&str> = grid.rows.iter().map(|r| r[c].as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len() == n && v.iter().all(|x| !x.is_empty() && !x.contains(' '))
+    }) else {
+        return false;
+    };
+    let others: Vec<usize> = cols.iter().copied().filter(|&c| c != name).collect();
+    let key = |r: &Vec<String>| -> Vec<String> { others.iter().map(|&c| r[c].clone()).collect() };
+    let mut order: Vec<Vec<String>> = Vec::new();
+    let mut members: std::collections::HashMap<Vec<String>, Vec<usize>> = Default::default();
+    for (i, r) in grid.rows.iter().enumerate() {
+        let k = key(r);
+        let m = members.entry(k.clone()).or_default();
+        if m.is_empty() {
+            order.push(k);
+        }
+        m.push(i);
+    }
+    if !members.values().any(|m| m.len() >= MIN_GROUP) {
+        return false;
+    }
+    out.lines.push(
+        cols.iter()
+            .map(|&c| grid.header[c].as_str())
+            .collect::<Vec<_>>()
+            .join("  "),
+    );
+    let clip = |s: &str| clip_line(s, MAX_CELL).into_owned();
+    for k in order {
+        let m = &members[&k];
+        if m.len() >= MIN_GROUP {
+            let said: Vec<String> = others
+                .iter()
+                .zip(&k)
+                .map(|(&c, v)| {
+                    format!(
+                        "{} {}",
+                        grid.header[c],
+                        if v.is_empty() { "(empty)" } else { v }
+                    )
+                })
+                .collect();
+            let names: Vec<&str> = m.iter().map(|&i| grid.rows[i][name].as_str()).collect();
+            out.lines.push(format!(
+                "[{}] ({}): {}",
+                said.join(", "),
+                m.len(),
+                names.join(" ")
+            ));
+        } else {
+            for &i in m {
+                let cells: Vec<String> = cols.iter().map(|&c| clip(&grid.rows[i][c])).collect();
+                out.lines.push(cells.join("  "));
+            }
+        }
+    }
+    true
 }
 
 /// Rows of a process table folded to `PID COMMAND`: those after the first
@@ -769,6 +850,30 @@ c       z2                  STOPPED
         assert_eq!(out.omitted, 50);
         assert!(out.lines.iter().any(|l| l == "... 50 rows omitted ..."));
         assert!(out.lines.iter().any(|l| l.starts_with("pod-449")));
+    }
+
+    #[test]
+    fn rows_alike_but_for_their_name_are_one_line_naming_them_all() {
+        let mut text = String::from("NAME                     READY   STATUS    RESTARTS   AGE\n");
+        for i in 0..5 {
+            text.push_str(&format!(
+                "api-7d9f8b6c5-pod{i}       1/1     Running   0          2d3h\n"
+            ));
+        }
+        text.push_str("worker-6b7c8d9e0-m4n7q   0/1     Error     3          2d3h\n");
+        text.push_str("db-0                     1/1     Running   0          9d\n");
+        let t = run(&text).unwrap().lines.join("\n");
+        assert_eq!(
+            t,
+            "NAME  READY  STATUS  RESTARTS  AGE
+[READY 1/1, STATUS Running, RESTARTS 0, AGE 2d3h] (5): api-7d9f8b6c5-pod0 api-7d9f8b6c5-pod1 api-7d9f8b6c5-pod2 api-7d9f8b6c5-pod3 api-7d9f8b6c5-pod4
+worker-6b7c8d9e0-m4n7q  0/1  Error  3  2d3h
+db-0  1/1  Running  0  9d"
+        );
+        // no three rows alike: the table stays as it was
+        let few = "NAME    READY   STATUS    AGE\na-1     1/1     Running   1d\nb-1     1/1     Running   1d\nc-1     0/1     Error     1d\nd-1     1/1     Pending   2d\ne-1     0/1     Running   3d\nf-1     1/1     Error     4d\n";
+        let t = run(few).unwrap().lines.join("\n");
+        assert!(t.contains("a-1     1/1     Running   1d"), "{t}");
     }
 
     #[test]
