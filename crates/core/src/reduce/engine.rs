@@ -5,7 +5,8 @@
 //! entries kept from the middle (error/warning lines with context, keep-blocks).
 //! Runs of identical or similar lines fold into one entry with a count. An error or
 //! warning line whose shape (the line but for its numbers) came before is shown again,
-//! alone, a few times, and after that only counted on its first occurrence. Every
+//! alone, a few times (unless it is the very same line), and after that only counted on
+//! its first occurrence. Every
 //! omitted or filtered line is accounted for, so the rendering can say exactly
 //! what was left out and where.
 
@@ -21,6 +22,14 @@ use crate::rules::model::{CounterSource, FactMode};
 pub const MAX_KEPT_ENTRIES: usize = 250;
 /// Most bytes of kept middle entries.
 pub const MAX_KEPT_BYTES: usize = 256 * 1024;
+/// A hash of a line's exact text.
+fn text_hash(line: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    line.hash(&mut h);
+    h.finish()
+}
+
 /// Lines between the first and the last of a similar run of error/warning lines shown
 /// before the rest are only counted: with them, a run shows as many lines as a repeated
 /// shape does ([`REPEATS_SHOWN`] after the first).
@@ -322,6 +331,8 @@ pub struct LineEngine<'r> {
     groups: HashMap<u64, u32>,
     /// Later repeats of each group shown in full so far (see [`REPEATS_SHOWN`]).
     repeats_shown: Vec<u8>,
+    /// A hash of each group's first line, exactly as it was.
+    group_texts: Vec<u64>,
     /// Reused buffer for the signal scan.
     lower: Vec<u8>,
     /// Bytes of raw lines seen, and the size up to which nothing is cut.
@@ -362,6 +373,7 @@ impl<'r> LineEngine<'r> {
             continuation_left: 0,
             groups: HashMap::new(),
             repeats_shown: Vec::new(),
+            group_texts: Vec::new(),
             lower: Vec::new(),
             raw_bytes: 0,
             whole_bytes: opts.whole_bytes.filter(|_| !opts.no_omit),
@@ -586,8 +598,11 @@ impl<'r> LineEngine<'r> {
                     // differ by a number are often different facts (`Suite2`, `Suite3`
                     // failing), and a few more lines cost little; a log repeating an
                     // error hundreds of times still shows it a few times, then counts it
+                    // (the very line again, as a build's closing summary repeats its
+                    // errors, says nothing new: counted)
                     let shown = self.repeats_shown.get(g as usize).copied().unwrap_or(0);
-                    if !continues_first && usize::from(shown) < REPEATS_SHOWN {
+                    let same_text = self.group_texts.get(g as usize) == Some(&text_hash(line));
+                    if !continues_first && !same_text && usize::from(shown) < REPEATS_SHOWN {
                         if self.repeats_shown.len() <= g as usize {
                             self.repeats_shown.resize(g as usize + 1, 0);
                         }
@@ -602,6 +617,7 @@ impl<'r> LineEngine<'r> {
                 None if self.groups.len() < 4096 => {
                     let g = self.groups.len() as u32;
                     self.groups.insert(e.shape, g);
+                    self.group_texts.push(text_hash(line));
                     e.group = Some(g);
                 }
                 None => {}
@@ -850,6 +866,38 @@ mod tests {
         assert_eq!(out[2], "GET /health 200 4ms");
         assert!(out.contains(&"error: cannot open /etc/app/a.conf".to_string()));
         assert!(out.contains(&"error: cannot open /etc/app/b.conf".to_string()));
+    }
+
+    #[test]
+    fn the_very_same_error_line_again_is_counted_not_shown() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;
+        let mut lines: Vec<String> = vec!["src/a.cpp(42): error C2065: 'foo' undeclared".into()];
+        let word = |i: usize| ["alpha", "beta", "gamma", "delta", "epsilon"][i % 5];
+        lines.extend((0..200).map(|i| format!("compiling {} unit {i}", word(i))));
+        lines.push("src/a.cpp(42): error C2065: 'foo' undeclared".into());
+        lines.push("src/b.cpp(7): error C2065: 'bar' undeclared".into());
+        lines.extend((0..200).map(|i| format!("linking {} unit {i}", word(i))));
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let rule = Rule::from_json(rule).unwrap();
+        let rule = CompiledRule::compile(&rule).unwrap();
+        let mut e = LineEngine::new(&rule, EngineOptions::default());
+        for l in &lines {
+            e.push_line(l);
+        }
+        let out = render_track(&e.main, 3, 3, true).lines;
+        // the same line again: counted on the first; the other file's error: shown
+        assert_eq!(
+            out.iter()
+                .filter(|l| l.contains("'foo' undeclared"))
+                .collect::<Vec<_>>(),
+            vec!["src/a.cpp(42): error C2065: 'foo' undeclared  (+1 similar later, not shown)"],
+            "{out:#?}"
+        );
+        assert!(
+            out.contains(&"src/b.cpp(7): error C2065: 'bar' undeclared".to_string()),
+            "{out:#?}"
+        );
     }
 
     #[test]
