@@ -745,7 +745,11 @@ impl<'r> LineEngine<'r> {
                     prev.last = e.line_no;
                     prev.keep |= e.keep;
                     if !identical && !blank {
-                        prev.vary.push(&prev.text, &e.text);
+                        if prev.level > Level::None {
+                            prev.vary.push_signal(&prev.text, &e.text);
+                        } else {
+                            prev.vary.push(&prev.text, &e.text);
+                        }
                         prev.identical = false;
                         if prev.count == 2 {
                             prev.second_text = Some(e.text.to_string());
@@ -913,8 +917,9 @@ mod tests {
         for i in 1..=8 {
             assert!(out.contains(&errors[i - 1]), "{i}: {out:#?}");
         }
+        // the rest: the words that differ, each line's
         assert!(
-            out.contains(&"... 3 more similar lines ...".to_string()),
+            out.contains(&"... 3 more similar lines, the parts that differ (words 2, 5): src/Defect9.scala:5: [E9]; src/Defect10.scala:5: [E10]; src/Defect11.scala:5: [E11] ...".to_string()),
             "{out:#?}"
         );
         assert!(!out.contains(&errors[8]), "{out:#?}");

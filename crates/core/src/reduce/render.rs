@@ -168,7 +168,10 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         let hidden = e.count - 2 - e.middle.len() as u64;
         if hidden > 0 {
             body.folded += hidden;
-            let what = e.vary.said(e.count).unwrap_or_default();
+            let what = e
+                .vary
+                .said_after(&e.text, e.count, e.middle.len())
+                .unwrap_or_default();
             body.lines
                 .push(format!("... {hidden} more similar lines{what} ..."));
         }

@@ -5,7 +5,9 @@
 //! chunk 7 of 300`, `warning: unused variable x17`), that word is the only fact the fold
 //! would drop, and it is cheap to keep: the marker then names it, as a number running
 //! without a gap (`the number running 2…299`) or as the list of the words in between
-//! (`the part that differs: x2, x3, …`), up to [`MAX_LISTED`] characters.
+//! (`the part that differs: x2, x3, …`), up to [`MAX_LISTED`] characters. A run of
+//! error/warning lines may differ in up to [`MAX_PARTS`] words: the marker then lists those
+//! words of each line it stands for ([`Parts`]).
 
 /// Most characters of words listed for one run; past it only a counter is said.
 pub const MAX_LISTED: usize = 600;
@@ -18,6 +20,82 @@ pub enum Vary {
     /// The lines differ in more than one word: nothing more is said than the count.
     Gone,
     Word(Box<Word>),
+    /// A run of error/warning lines that differ in a few words ([`Parts`]).
+    Parts(Box<Parts>),
+}
+
+/// Most words (by position) a run of error/warning lines may differ in and have them
+/// listed.
+pub const MAX_PARTS: usize = 4;
+/// Most characters of words listed for such a run.
+pub const MAX_PARTS_LISTED: usize = 2000;
+
+/// What differs along a run of error/warning lines, word by word (words are what single
+/// spaces separate, so every line of the run has the same number of them): the positions
+/// that differ from the first line, and each later line's words there.
+#[derive(Debug, Clone)]
+pub struct Parts {
+    /// Positions (0-based) of the words that differ from the first line's, ascending.
+    at: Vec<usize>,
+    /// Each line after the first: its words that differ, by position.
+    lines: Vec<Vec<(usize, String)>>,
+    chars: usize,
+}
+
+impl Parts {
+    /// Takes `line`; false when it does not fit (another number of words, more positions
+    /// than [`MAX_PARTS`], or past [`MAX_PARTS_LISTED`]).
+    fn push(&mut self, first: &str, line: &str) -> bool {
+        let (a, b): (Vec<&str>, Vec<&str>) =
+            (first.split(' ').collect(), line.split(' ').collect());
+        if a.len() != b.len() {
+            return false;
+        }
+        let differ: Vec<(usize, String)> = (0..a.len())
+            .filter(|&i| a[i] != b[i])
+            .map(|i| (i, b[i].to_string()))
+            .collect();
+        for (i, w) in &differ {
+            if !self.at.contains(i) {
+                self.at.push(*i);
+                self.at.sort_unstable();
+            }
+            self.chars += w.len() + 1;
+        }
+        self.chars += 2;
+        self.lines.push(differ);
+        self.at.len() <= MAX_PARTS && self.chars <= MAX_PARTS_LISTED
+    }
+
+    /// `, the parts that differ (words 3, 9): a b; c d` for the lines after the first
+    /// `skip` of the middle ones (the last line is shown whole).
+    fn said(&self, first: &str, skip: usize) -> Option<String> {
+        let words: Vec<&str> = first.split(' ').collect();
+        let middle = self.lines.len().checked_sub(1)?;
+        if skip >= middle {
+            return None;
+        }
+        let listed: Vec<String> = self.lines[skip..middle]
+            .iter()
+            .map(|l| {
+                self.at
+                    .iter()
+                    .map(|&i| {
+                        l.iter()
+                            .find(|(k, _)| *k == i)
+                            .map_or(words[i], |(_, w)| w.as_str())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let places: Vec<String> = self.at.iter().map(|i| (i + 1).to_string()).collect();
+        Some(format!(
+            ", the parts that differ (words {}): {}",
+            places.join(", "),
+            listed.join("; ")
+        ))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -94,11 +172,53 @@ fn one_word_apart(a: &str, b: &str) -> Option<(usize, usize)> {
 }
 
 impl Vary {
+    /// Takes the next line of a run of error/warning lines: as [`Vary::push`], and where
+    /// that would give up because the lines differ in more than one word, their words are
+    /// followed by position ([`Parts`]).
+    pub fn push_signal(&mut self, first: &str, line: &str) {
+        match self {
+            Vary::Parts(p) => {
+                if !p.push(first, line) {
+                    *self = Vary::Gone;
+                }
+            }
+            Vary::Unknown(same) if one_word_apart(first, line).is_none() => {
+                let mut p = Parts {
+                    at: Vec::new(),
+                    lines: vec![Vec::new(); *same as usize],
+                    chars: 2 * *same as usize,
+                };
+                *self = if *same as usize <= MAX_PARTS_LISTED && p.push(first, line) {
+                    Vary::Parts(Box::new(p))
+                } else {
+                    Vary::Gone
+                };
+            }
+            _ => self.push(first, line),
+        }
+    }
+
+    /// What the marker of a run of `count` lines whose first `shown` middle lines are shown
+    /// says (see [`Vary::said`]).
+    pub fn said_after(&self, first: &str, count: u64, shown: usize) -> Option<String> {
+        match self {
+            Vary::Parts(p) => p.said(first, shown),
+            _ => self.said(count),
+        }
+    }
+
     /// Takes a line equal to the one before it.
     pub fn again(&mut self, first: &str) {
         match self {
             Vary::Unknown(n) => *n += 1,
             Vary::Gone => {}
+            Vary::Parts(p) => {
+                p.lines.push(Vec::new());
+                p.chars += 2;
+                if p.chars > MAX_PARTS_LISTED {
+                    *self = Vary::Gone;
+                }
+            }
             Vary::Word(w) => {
                 let last = w.last.clone();
                 let line = format!(
@@ -115,6 +235,7 @@ impl Vary {
     pub fn push(&mut self, first: &str, line: &str) {
         match self {
             Vary::Gone => {}
+            Vary::Parts(_) => self.push_signal(first, line),
             Vary::Unknown(same) => {
                 let same = *same;
                 *self = match one_word_apart(first, line) {
@@ -314,6 +435,41 @@ mod tests {
         );
         // three lines are shown whole anyway
         assert_eq!(run(&["n 1", "n 2", "n 3"]), None);
+    }
+
+    #[test]
+    fn error_lines_that_differ_in_a_few_words_list_them() {
+        let first = "src/a.rs:3:5: warning: unused variable `x`";
+        let mut v = Vary::default();
+        for l in [
+            "src/b.rs:7:9: warning: unused variable `y`",
+            "src/b.rs:7:9: warning: unused variable `y`",
+            "src/c.rs:1:1: warning: unused variable `x`",
+            "src/d.rs:2:2: warning: unused variable `zz`",
+        ] {
+            v.push_signal(first, l);
+        }
+        // the last line is shown whole; the two before it are listed, none skipped
+        assert_eq!(
+            v.said_after(first, 5, 0).as_deref(),
+            Some(", the parts that differ (words 1, 5): src/b.rs:7:9: `y`; src/b.rs:7:9: `y`; src/c.rs:1:1: `x`")
+        );
+        assert_eq!(
+            v.said_after(first, 5, 2).as_deref(),
+            Some(", the parts that differ (words 1, 5): src/c.rs:1:1: `x`")
+        );
+        // another number of words, or more than four places: nothing more is said
+        let mut v = Vary::default();
+        v.push_signal("a b c", "x y c");
+        v.push_signal("a b c", "x y c d");
+        assert_eq!(v.said_after("a b c", 4, 0), None);
+        let mut v = Vary::default();
+        v.push_signal("a b c d e f", "1 2 3 4 5 f");
+        assert_eq!(v.said_after("a b c d e f", 3, 0), None);
+        // lines that are not errors keep the one-word rule
+        let mut v = Vary::default();
+        v.push("a b c", "x y c");
+        assert!(matches!(v, Vary::Gone));
     }
 
     #[test]
