@@ -1,4 +1,5 @@
-//! What differs along a run of similar lines, when it is one word at one place.
+//! What differs along a run of similar lines: one word at one place, or a few words of a
+//! run of error/warning lines.
 //!
 //! A run of similar lines is shown as its first line, `... N similar lines ...` and its last
 //! line. When every line of the run is the first line with one word changed (`downloading
