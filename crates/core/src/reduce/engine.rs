@@ -840,13 +840,18 @@ mod tests {
     use crate::rules::model::Rule;
 
     fn engine_text(rule_json: &str, lines: &[&str]) -> Vec<String> {
+        engine_window(rule_json, lines, 50)
+    }
+
+    /// The lines rendered with `edge` entries shown at the head and at the tail.
+    fn engine_window(rule_json: &str, lines: &[&str], edge: usize) -> Vec<String> {
         let rule = Rule::from_json(rule_json).unwrap();
         let rule = CompiledRule::compile(&rule).unwrap();
         let mut e = LineEngine::new(&rule, EngineOptions::default());
         for l in lines {
             e.push_line(l);
         }
-        render_track(&e.main, 50, 50, true).lines
+        render_track(&e.main, edge, edge, true).lines
     }
 
     #[test]
@@ -883,13 +888,7 @@ mod tests {
         lines.push("src/b.cpp(7): error C2065: 'bar' undeclared".into());
         lines.extend((0..200).map(|i| format!("linking {} unit {i}", word(i))));
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let rule = Rule::from_json(rule).unwrap();
-        let rule = CompiledRule::compile(&rule).unwrap();
-        let mut e = LineEngine::new(&rule, EngineOptions::default());
-        for l in &lines {
-            e.push_line(l);
-        }
-        let out = render_track(&e.main, 3, 3, true).lines;
+        let out = engine_window(rule, &lines, 3);
         // the same line again: counted on the first; the other file's error: shown
         assert_eq!(
             out.iter()
@@ -964,13 +963,7 @@ mod tests {
             })
             .collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let rule = Rule::from_json(rule).unwrap();
-        let rule = CompiledRule::compile(&rule).unwrap();
-        let mut e = LineEngine::new(&rule, EngineOptions::default());
-        for l in &lines {
-            e.push_line(l);
-        }
-        let out = render_track(&e.main, 3, 3, true).lines;
+        let out = engine_window(rule, &lines, 3);
         let has = |s: &str| out.iter().any(|l| l.starts_with(s));
         // the first occurrence and eight repeats in full, the next five counted on the
         // first (the last one is in the tail)
