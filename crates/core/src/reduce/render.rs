@@ -181,7 +181,7 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         }
     } else if e.count > 3 {
         body.folded += e.count - 2;
-        let what = e.vary.said(e.count).unwrap_or_default();
+        let what = e.vary.said_after(&e.text, e.count, 0).unwrap_or_default();
         body.lines
             .push(format!("... {} similar lines{what} ...", e.count - 2));
     }

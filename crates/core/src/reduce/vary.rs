@@ -184,12 +184,19 @@ impl Vary {
                 }
             }
             Vary::Unknown(same) if one_word_apart(first, line).is_none() => {
+                // lines equal to the first came before: each is listed too (within the
+                // characters' budget, checked before anything is held for them)
+                let same = usize::try_from(*same).unwrap_or(usize::MAX);
+                if same.saturating_mul(2) > MAX_PARTS_LISTED {
+                    *self = Vary::Gone;
+                    return;
+                }
                 let mut p = Parts {
                     at: Vec::new(),
-                    lines: vec![Vec::new(); *same as usize],
-                    chars: 2 * *same as usize,
+                    lines: vec![Vec::new(); same],
+                    chars: 2 * same,
                 };
-                *self = if *same as usize <= MAX_PARTS_LISTED && p.push(first, line) {
+                *self = if p.push(first, line) {
                     Vary::Parts(Box::new(p))
                 } else {
                     Vary::Gone
@@ -467,6 +474,14 @@ mod tests {
         let mut v = Vary::default();
         v.push_signal("a b c d e f", "1 2 3 4 5 f");
         assert_eq!(v.said_after("a b c d e f", 3, 0), None);
+        // a run that began with many lines equal to its first lists nothing (and holds
+        // nothing for them)
+        let mut v = Vary::default();
+        for _ in 0..5000 {
+            v.again("a b c");
+        }
+        v.push_signal("a b c", "x y c");
+        assert!(matches!(v, Vary::Gone));
         // lines that are not errors keep the one-word rule
         let mut v = Vary::default();
         v.push("a b c", "x y c");

@@ -437,11 +437,7 @@ index 0000000..3333333
 +new
 \\ No newline at end of file
 ";
-        let mut d = Box::new(GitDiff::default());
-        for l in text.lines() {
-            d.push(l);
-        }
-        let out = d.finish(1).unwrap();
+        let out = super::super::feed(Box::new(GitDiff::default()), text, 1).unwrap();
         let t = out.lines.join("\n");
         assert_eq!(out.facts[0], ("changed file".to_string(), 2), "{t}");
         assert_eq!(out.facts[2], ("added line".to_string(), 2), "{t}");

@@ -245,11 +245,7 @@ The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
 The version control may be set with --backup or VERSION_CONTROL, values are:
 Report bugs to <bug-tar@gnu.org>.
 ";
-        let mut h = Box::new(Help::default());
-        for l in text.lines() {
-            h.push(l);
-        }
-        let out = h.finish(0).unwrap();
+        let out = crate::reduce::structured::feed(Box::new(Help::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
         assert!(t.contains("GNU 'tar' saves many files together into a single tape or disk archive, and can restore individual files from the archive.\n"), "{t}");
         // a sentence that ended: the paragraph's next lines are left out, counted

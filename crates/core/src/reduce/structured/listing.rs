@@ -865,9 +865,9 @@ fn date_key(date: &str) -> &str {
     day_and_time(date).map_or(date, |(day, _)| day)
 }
 
-/// Entries as `DATE (N): name size, name size, …` lines (`DATE: name size` for one), one date each in the order the
-/// dates first come, wrapped; a numbered run (same attributes) folds to its first and last
-/// name. Each line comes with how many entries it holds.
+/// Entries as `DATE (N): name size, name size, …` lines (`DATE: name size` for one), one
+/// date each in the order the dates first come, wrapped; a numbered run (same attributes)
+/// folds to its first and last name. Each line comes with how many entries it holds.
 fn date_groups(dated: &[(&str, (String, String))], indent: &str) -> Vec<(String, u64)> {
     let mut order: Vec<&str> = Vec::new();
     let mut members: HashMap<&str, Vec<&(String, String)>> = HashMap::new();
@@ -894,11 +894,7 @@ fn date_groups(dated: &[(&str, (String, String))], indent: &str) -> Vec<(String,
             let (name, rest) = m[i];
             let j = counting_run_end(&names, i, |k| m[k].1 == *rest);
             let name = if j - i >= 3 {
-                format!(
-                    "{name} … {} ({}, numbered without a gap)",
-                    m[j - 1].0,
-                    j - i
-                )
+                numbered_run(name, &m[j - 1].0, j - i)
             } else {
                 name.clone()
             };
@@ -1019,6 +1015,11 @@ pub(super) fn counting_run_end(names: &[&str], i: usize, also: impl Fn(usize) ->
     j
 }
 
+/// `img_0001.png … img_0180.png (180, numbered without a gap)`.
+fn numbered_run(first: &str, last: &str, n: usize) -> String {
+    format!("{first} … {last} ({n}, numbered without a gap)")
+}
+
 /// Lines of a listing, with runs of three or more entries that differ only by a contiguous
 /// number in their name (same width, same everything else) folded to one line naming the
 /// first and the last: `0 img_0001.png … img_0180.png (180, numbered without a gap)`. A gap
@@ -1040,13 +1041,7 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
         let j = counting_run_end(&names, i, |k| rows[k].0 == *rest);
         if j - i >= 3 {
             let last = &rows[j - 1].1;
-            out.push((
-                join(
-                    rest,
-                    &format!("{name} … {last} ({}, numbered without a gap)", j - i),
-                ),
-                (j - i) as u64,
-            ));
+            out.push((join(rest, &numbered_run(name, last, j - i)), (j - i) as u64));
             i = j;
             continue;
         }
@@ -1116,12 +1111,7 @@ pub(super) fn fold_numbered_set(names: &[String]) -> Vec<(String, u64)> {
                 let first_pos = run.iter().map(|(_, i)| *i).min().unwrap_or(0);
                 folded.push((
                     first_pos,
-                    format!(
-                        "{} … {} ({}, numbered without a gap)",
-                        names[run[0].1],
-                        names[run[run.len() - 1].1],
-                        run.len()
-                    ),
+                    numbered_run(&names[run[0].1], &names[run[run.len() - 1].1], run.len()),
                     run.len() as u64,
                 ));
             }
