@@ -68,11 +68,14 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 }
 
 /// The file Claude writes a background command's output to, as its result names it.
-fn background_output(text: &str) -> Option<String> {
+fn background_output(run: &drive::Run, text: &str) -> Option<String> {
     let start = text.find("Output is being written to: ")? + "Output is being written to: ".len();
     let rest = &text[start..];
     let end = rest.find(".output")? + ".output".len();
-    std::fs::read_to_string(&rest[..end]).ok()
+    // the file is in the session's TMPDIR, whose folder may have moved since (see
+    // `drive::compare`): the part after it names the file
+    let inside = rest[..end].rsplit_once("/tmp/")?.1;
+    std::fs::read_to_string(run.work.join("tmp").join(inside)).ok()
 }
 
 #[test]
@@ -118,9 +121,14 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (without, with) = drive::compare(&case, &agent);
     // a background command's output streams to its file untouched, as without tokenjuice
+    let file = background_output(&with, &with.outcome.results[bg].text);
+    assert!(
+        file.as_deref().is_some_and(|t| t.contains("bg-done")),
+        "the background command's file, with tokenjuice: {file:?}"
+    );
     assert_eq!(
-        background_output(&with.outcome.results[bg].text),
-        background_output(&without.outcome.results[bg].text),
+        file,
+        background_output(&without, &without.outcome.results[bg].text),
         "background output file differs"
     );
     // the host prints the exit code; tokenjuice adds no second one

@@ -172,8 +172,8 @@ fn spec_acp(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 }
 
 /// A background command's task file (`bg-tasks/<id>.stdout.log` under CodeBuddy's temp
-/// folder), from the task id its result names.
-fn background_output(result: &str) -> Option<String> {
+/// folder, inside the session's `TMPDIR`), from the task id its result names.
+fn background_output(tmp: &std::path::Path, result: &str) -> Option<String> {
     let id = result
         .split("task_id: ")
         .nth(1)?
@@ -181,7 +181,7 @@ fn background_output(result: &str) -> Option<String> {
         .next()?
         .to_string();
     let name = format!("{id}.stdout.log");
-    let mut stack = vec![std::env::temp_dir()];
+    let mut stack = vec![tmp.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
             let p = e.path();
@@ -239,7 +239,7 @@ fn codebuddy_background_commands_stream_untouched_without_a_hook() {
     let (without, with) = drive::compare(&case, &agent);
     let files: Vec<Option<String>> = [&without, &with]
         .iter()
-        .map(|r| background_output(&r.outcome.results[0].text))
+        .map(|r| background_output(&r.work.join("tmp"), &r.outcome.results[0].text))
         .collect();
     let expected = format!(
         "bg-start\n{}bg-done\n",

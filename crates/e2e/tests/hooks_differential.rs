@@ -39,6 +39,7 @@ fn claude_session(
         ],
         env: vec![
             ("HOME".into(), home.display().to_string()),
+            ("TMPDIR".into(), support::session_tmp(work)),
             (
                 "PATH".into(),
                 format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),

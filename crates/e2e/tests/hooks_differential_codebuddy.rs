@@ -44,6 +44,7 @@ fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str)
         ],
         env: [
             ("HOME".to_string(), home.display().to_string()),
+            ("TMPDIR".to_string(), support::session_tmp(work)),
             (
                 "PATH".to_string(),
                 format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),

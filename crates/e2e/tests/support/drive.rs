@@ -52,6 +52,9 @@ impl Paths {
 pub struct Run {
     pub outcome: Outcome,
     pub project: PathBuf,
+    /// The session's folder (its `tmp` is the agent's `TMPDIR`); it lives as long as the run.
+    pub work: PathBuf,
+    _dir: Option<std::rc::Rc<tempfile::TempDir>>,
 }
 
 fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
@@ -75,6 +78,8 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
     Run {
         outcome: super::run(&spec, work),
         project: paths.project,
+        work: work.to_path_buf(),
+        _dir: None,
     }
 }
 
@@ -128,14 +133,16 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     std::fs::rename(&work, &keep).unwrap();
     let second = session(case, agent, &work, !with_first);
     check_side_effects(&second);
-    let with_dir = if with_first {
-        keep.clone()
-    } else {
-        work.clone()
-    };
+    let tmp = std::rc::Rc::new(tmp);
     let first = Run {
         outcome: first.outcome,
-        project: keep,
+        project: keep.join("project"),
+        work: keep,
+        _dir: Some(tmp.clone()),
+    };
+    let second = Run {
+        _dir: Some(tmp),
+        ..second
     };
     let (without, with) = if with_first {
         (second, first)
@@ -201,7 +208,7 @@ pub fn compare(case: &Case, agent: &Agent) -> (Run, Run) {
     let (lat_without, lat_with) = (times(&without), times(&with));
     // inside the agent, what the prefix itself added to each trivial command (its time minus
     // the command's; process start not included)
-    let own_us = own_time_us(&with_dir.join("timing.log"), probes);
+    let own_us = own_time_us(&with.work.join("timing.log"), probes);
     if let Some(us) = own_us {
         eprintln!(
             "{} tokenjuice's own time per trivial command inside the host (median of {probes}): {us} µs",

@@ -275,10 +275,14 @@ pub fn tool_args(s: &scenarios::Scenario) -> Value {
 }
 
 /// The environment every agent gets: the temp HOME, the agent's bin folder and the
-/// agent-only tools first on PATH, a dumb terminal, UTF-8; then the agent's own variables.
+/// agent-only tools first on PATH, a dumb terminal, UTF-8, a temp folder of the session's
+/// own (the agents leave files in it: Droid a `droid-terminal-*` folder per command, Gemini
+/// CLI a `gemini-shell-*` one, which would pile up in the machine's `/tmp`); then the
+/// agent's own variables.
 pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut env = vec![
         ("HOME".to_string(), p.home.display().to_string()),
+        ("TMPDIR".to_string(), session_tmp(&p.work)),
         (
             "PATH".to_string(),
             format!(
@@ -295,6 +299,14 @@ pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(Str
     ];
     env.extend(own.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     env
+}
+
+/// The session's own temp folder (`<work>/tmp`, made here), for `TMPDIR`: what an agent
+/// leaves there goes with the session's folder.
+pub fn session_tmp(work: &Path) -> String {
+    let tmp = work.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    tmp.display().to_string()
 }
 
 /// `<agent>/node_modules/.bin/<name> --version`.
