@@ -885,13 +885,24 @@ fn date_groups(dated: &[(&str, (String, String))], indent: &str) -> Vec<(String,
             1 => format!("{indent}{key}: "),
             n => format!("{indent}{key} ({n}): "),
         };
-        let cont = format!("{indent}  ");
         let names: Vec<&str> = m.iter().map(|(n, _)| n.as_str()).collect();
-        let mut line = head.clone();
-        let mut held = 0u64;
+        let mut lines = Wrapped::new(head, format!("{indent}  "));
         let mut i = 0;
         while i < m.len() {
             let (name, rest) = m[i];
+            if let Some((j, dir, suffix)) = link_farm_end(&names, i, |k| m[k].1 == *rest) {
+                // what every one shows besides its name follows, as after a numbered run
+                let mut entries = link_farm_entries(&names[i..j], dir, suffix);
+                if let Some(last) = entries.last_mut().filter(|_| !rest.is_empty()) {
+                    last.push(' ');
+                    last.push_str(rest);
+                }
+                for entry in entries {
+                    lines.push(&entry, 1);
+                }
+                i = j;
+                continue;
+            }
             let j = counting_run_end(&names, i, |k| m[k].1 == *rest);
             let name = if j - i >= 3 {
                 numbered_run(name, &m[j - 1].0, j - i)
@@ -899,24 +910,54 @@ fn date_groups(dated: &[(&str, (String, String))], indent: &str) -> Vec<(String,
                 name.clone()
             };
             let n = if j - i >= 3 { j - i } else { 1 };
-            let entry = if rest.is_empty() {
-                name
+            if rest.is_empty() {
+                lines.push(&name, n as u64);
             } else {
-                format!("{name} {rest}")
-            };
-            if line.len() + entry.len() + 2 > WRAP && held > 0 {
-                out.push((std::mem::replace(&mut line, cont.clone()), held));
-                held = 0;
-            } else if held > 0 {
-                line.push_str(", ");
+                lines.push(&format!("{name} {rest}"), n as u64);
             }
-            line.push_str(&entry);
-            held += n as u64;
             i += n;
         }
-        out.push((line, held));
+        out.extend(lines.finish());
     }
     out
+}
+
+/// Entries separated by `, `, wrapped at [`WRAP`] onto indented lines, each line with how
+/// many entries it holds.
+struct Wrapped {
+    out: Vec<(String, u64)>,
+    line: String,
+    cont: String,
+    held: u64,
+}
+
+impl Wrapped {
+    fn new(head: String, cont: String) -> Wrapped {
+        Wrapped {
+            out: Vec::new(),
+            line: head,
+            cont,
+            held: 0,
+        }
+    }
+
+    /// One entry standing for `n` of the listing's.
+    fn push(&mut self, entry: &str, n: u64) {
+        if self.line.len() + entry.len() + 2 > WRAP && self.held > 0 {
+            let line = std::mem::replace(&mut self.line, self.cont.clone());
+            self.out.push((line, self.held));
+            self.held = 0;
+        } else if self.held > 0 {
+            self.line.push_str(", ");
+        }
+        self.line.push_str(entry);
+        self.held += n;
+    }
+
+    fn finish(mut self) -> Vec<(String, u64)> {
+        self.out.push((self.line, self.held));
+        self.out
+    }
 }
 
 /// What four or more names share: the prefix all of them start with, cut back to end in a
@@ -1020,11 +1061,65 @@ fn numbered_run(first: &str, last: &str, n: usize) -> String {
     format!("{first} … {last} ({n}, numbered without a gap)")
 }
 
+/// Fewer links in a row than this keep their targets.
+const MIN_LINK_FARM: usize = 4;
+
+/// A run of symbolic links from `names[i]` whose targets are one folder plus the link's own
+/// name less a suffix they share (`FileCheck-14 -> ../lib/llvm-14/bin/FileCheck`,
+/// `llc-14 -> ../lib/llvm-14/bin/llc`, …; or the same name in another folder): its end
+/// (exclusive), the folder and the suffix, when [`MIN_LINK_FARM`] or more in a row share
+/// them and `also(k)` holds for every name `k` after the first.
+fn link_farm_end<'a>(
+    names: &[&'a str],
+    i: usize,
+    also: impl Fn(usize) -> bool,
+) -> Option<(usize, &'a str, &'a str)> {
+    let parts = |n: &'a str| -> Option<(&'a str, &'a str)> {
+        let (name, target) = n.split_once(" -> ")?;
+        let (dir, base) = target.split_at(target.rfind('/')? + 1);
+        let suffix = name.strip_prefix(base)?;
+        (!base.is_empty() && !name.contains('/') && !target.contains(" -> "))
+            .then_some((dir, suffix))
+    };
+    let (dir, suffix) = parts(names[i])?;
+    let mut j = i + 1;
+    while j < names.len() && parts(names[j]) == Some((dir, suffix)) && also(j) {
+        j += 1;
+    }
+    (j - i >= MIN_LINK_FARM).then_some((j, dir, suffix))
+}
+
+/// The entries of a run of links [`link_farm_end`] found, by name alone, the first saying
+/// what every target is and the last closing it: `(79 links, each to ../lib/llvm-14/bin/
+/// plus its name without the "-14" at its end: FileCheck-14`, `bugpoint-14`, …,
+/// `yaml2obj-14)`.
+fn link_farm_entries(names: &[&str], dir: &str, suffix: &str) -> Vec<String> {
+    let less = if suffix.is_empty() {
+        String::new()
+    } else {
+        format!(" without the \"{suffix}\" at its end")
+    };
+    let n = names.len();
+    names
+        .iter()
+        .enumerate()
+        .map(|(k, full)| {
+            let name = full.split_once(" -> ").map_or(*full, |(name, _)| name);
+            match k {
+                0 => format!("({n} links, each to {dir} plus its name{less}: {name}"),
+                _ if k + 1 == n => format!("{name})"),
+                _ => name.to_string(),
+            }
+        })
+        .collect()
+}
+
 /// Lines of a listing, with runs of three or more entries that differ only by a contiguous
 /// number in their name (same width, same everything else) folded to one line naming the
 /// first and the last: `0 img_0001.png … img_0180.png (180, numbered without a gap)`. A gap
-/// or any other difference breaks the run. Each line comes with how many entries it stands
-/// for.
+/// or any other difference breaks the run; a run of links into one folder by their own name
+/// is written by name alone ([`link_farm_end`]). Each line comes with how many entries it
+/// stands for.
 fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
     let join = |rest: &str, name: &str| {
         if rest.is_empty() || rest.ends_with(' ') {
@@ -1038,6 +1133,17 @@ fn fold_numbered_runs(rows: &[(String, String)]) -> Vec<(String, u64)> {
     let mut i = 0;
     while i < rows.len() {
         let (rest, name) = &rows[i];
+        if let Some((j, dir, suffix)) = link_farm_end(&names, i, |k| rows[k].0 == *rest) {
+            // what every one shows besides its name comes first, as for one entry
+            let indent = &rest[..rest.len() - rest.trim_start().len()];
+            let mut lines = Wrapped::new(join(rest, ""), format!("{indent}  "));
+            for entry in link_farm_entries(&names[i..j], dir, suffix) {
+                lines.push(&entry, 1);
+            }
+            out.extend(lines.finish());
+            i = j;
+            continue;
+        }
         let j = counting_run_end(&names, i, |k| rows[k].0 == *rest);
         if j - i >= 3 {
             let last = &rows[j - 1].1;
@@ -1534,6 +1640,73 @@ drwxr-xr-x 2 dev staff 4096 Nov 26 14:38 .
             .collect();
         let t = run("ls -l", &spread).unwrap().lines.join("\n");
         assert!(t.contains("\n9 Mar 1 2021 f1\n"), "{t}");
+    }
+
+    #[test]
+    fn links_into_one_folder_by_their_own_name_are_listed_by_name() {
+        // dated long ago (grouped by date), with a suffix the targets lack
+        let mut text = String::from("total 0\n");
+        // (eight or more links whose size is their target's length: the sizes go)
+        let tools = [
+            "FileCheck",
+            "llc",
+            "lli",
+            "llvm-ar",
+            "llvm-as",
+            "llvm-nm",
+            "opt",
+            "sancov",
+        ];
+        for t in tools {
+            let target = format!("../lib/llvm-14/bin/{t}");
+            text.push_str(&format!(
+                "lrwxrwxrwx 1 root root {} Feb 17  2023 {t}-14 -> {target}\n",
+                target.len()
+            ));
+        }
+        // one into another folder ends the run and keeps its target
+        text.push_str("lrwxrwxrwx 1 root root 8 Feb 17  2023 zz-14 -> ../zz/zz\n");
+        for i in 0..11 {
+            text.push_str(&format!(
+                "-rwxr-xr-x 1 root root 10{i} {} tool{}\n",
+                if i < 6 {
+                    "Sep 20  2022"
+                } else {
+                    "May 25  2023"
+                },
+                (b'a' + i) as char
+            ));
+        }
+        let out = run("ls -l /usr/bin", &text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.contains(
+                "\nFeb 17 2023 (9): (8 links, each to ../lib/llvm-14/bin/ plus its name without \
+                 the \"-14\" at its end: FileCheck-14, llc-14, lli-14, llvm-ar-14, llvm-as-14\n  \
+                 llvm-nm-14, opt-14, sancov-14), zz-14 -> ../zz/zz\n"
+            ),
+            "{t}"
+        );
+        assert!(!t.contains("llc-14 ->"), "{t}");
+        assert_eq!(out.facts[0], ("item".to_string(), 20));
+
+        // one line per entry, the same name in another folder; three are not enough
+        let links = |n: usize| -> String {
+            (0..n)
+                .map(|i| {
+                    format!("lrwxrwxrwx 1 u g 20 Nov 24 02:00 x{i}.gz -> /usr/share/man/x{i}.gz\n")
+                })
+                .collect()
+        };
+        let t = run("ls -l", &links(4)).unwrap().lines.join("\n");
+        assert!(
+            t.contains(
+                "\n20 (4 links, each to /usr/share/man/ plus its name: x0.gz, x1.gz, x2.gz, x3.gz)"
+            ),
+            "{t}"
+        );
+        let t = run("ls -l", &links(3)).unwrap().lines.join("\n");
+        assert!(t.contains("x2.gz -> /usr/share/man/x2.gz"), "{t}");
     }
 
     #[test]
