@@ -128,14 +128,19 @@ fn doctor_all(env: &Env) -> i32 {
         println!("no tokenjuice integration is installed");
     }
     println!("not installed: {}", not_installed.join(", "));
-    let hooks: Vec<&str> = registry::HOOK_HOSTS
-        .iter()
-        .filter(|h| h.mechanism != Mechanism::Guidance)
-        .map(|h| h.id)
-        .collect();
+    let hosts = |unsupported: bool| -> Vec<&str> {
+        registry::HOOK_HOSTS
+            .iter()
+            .filter(|h| h.mechanism != Mechanism::Guidance)
+            .filter(|h| (h.mechanism == Mechanism::Unsupported) == unsupported)
+            .map(|h| h.id)
+            .collect()
+    };
     println!(
-        "install one with `tokenjuice install <host>`; hook hosts: {}",
-        hooks.join(", ")
+        "install one with `tokenjuice install <host>`; agents it plugs into: {}; not supported \
+         (install refuses and says why): {}",
+        hosts(false).join(", "),
+        hosts(true).join(", ")
     );
     let overall = if installed == 0 {
         Health::Disabled

@@ -483,6 +483,32 @@ fn doctor_hooks_summarises_every_host() {
     for h in HOOK_HOSTS.iter().chain(UNSUPPORTED.iter().map(|(h, _)| h)) {
         assert!(r.contains(h), "{h}: {r}");
     }
+    // the hint offers the agents it plugs into, and names apart the ones install refuses
+    let hint = r
+        .lines()
+        .find(|l| l.starts_with("install one with"))
+        .unwrap_or_default();
+    let list = |after: &str| -> Vec<String> {
+        hint.split_once(after)
+            .map(|(_, rest)| rest.split(';').next().unwrap_or(""))
+            .unwrap_or("")
+            .split(", ")
+            .map(str::to_string)
+            .collect()
+    };
+    let offered = list("agents it plugs into: ");
+    let refused = list("(install refuses and says why): ");
+    let mut want: Vec<&str> = HOOK_HOSTS.to_vec();
+    want.push("codex");
+    want.sort_unstable();
+    let mut got: Vec<&str> = offered.iter().map(String::as_str).collect();
+    got.sort_unstable();
+    assert_eq!(got, want, "{hint}");
+    let mut want: Vec<&str> = UNSUPPORTED.iter().map(|(h, _)| *h).collect();
+    want.sort_unstable();
+    let mut got: Vec<&str> = refused.iter().map(String::as_str).collect();
+    got.sort_unstable();
+    assert_eq!(got, want, "{hint}");
     assert!(w
         .run(&["install", "copilot-cli", "--local"])
         .status
