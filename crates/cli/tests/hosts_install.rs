@@ -941,3 +941,40 @@ fn install_then_uninstall_gives_the_users_file_back_byte_for_byte() {
     assert_eq!(after["name"], "café");
     assert!(after.get("env").is_none(), "{after:#}");
 }
+
+#[test]
+fn comments_are_kept_where_the_host_reads_them_and_refused_where_it_does_not() {
+    // Gemini CLI reads its settings with `//` and `/* */` comments allowed
+    let original = "{\n  // my theme\n  \"theme\": \"Dracula\",\n  /* commands that run unasked */\n  \"tools\": {\"allowed\": [\"run_shell_command(ls)\"]} // keep\n}\n";
+    let w = World::new();
+    let p = w.home.join(".gemini/settings.json");
+    w.write(&p, original);
+    let out = install(&w, "gemini-cli");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let installed = w.read(&p);
+    for c in ["// my theme", "/* commands that run unasked */", "// keep"] {
+        assert!(installed.contains(c), "{c}: {installed}");
+    }
+    assert!(
+        installed.contains("gemini-cli-post-tool-use"),
+        "{installed}"
+    );
+    let (report, code) = doctor_of(&w, "gemini-cli");
+    assert_eq!(code, Some(0), "{report}");
+    let out = w.run(&["uninstall", "gemini-cli"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(w.read(&p), original, "byte for byte");
+    // a host not known to read comments (Claude Code): refused, untouched, and the message
+    // says why
+    let w = World::new();
+    let p = w.home.join(".claude/settings.json");
+    w.write(&p, "{\n  // mine\n  \"model\": \"opus\"\n}\n");
+    let out = install(&w, "claude-code");
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("settings.json:2:3: the file has comments"),
+        "{err}"
+    );
+    assert_eq!(w.read(&p), "{\n  // mine\n  \"model\": \"opus\"\n}\n");
+}

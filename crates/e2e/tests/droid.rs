@@ -29,13 +29,18 @@ fn setup(p: &Paths) {
     });
     let dir = p.home.join(".factory");
     std::fs::create_dir_all(&dir).unwrap();
-    // {PORT} is filled in when the session starts (see spec)
-    std::fs::write(
-        dir.join("settings.json"),
-        serde_json::to_string_pretty(&settings).unwrap(),
-    )
-    .unwrap();
+    // {PORT} is filled in when the session starts (see spec); the user's settings carry
+    // comments, which Droid reads (JSONC) and tokenjuice keeps
+    let text = serde_json::to_string_pretty(&settings).unwrap().replacen(
+        "{\n",
+        &format!("{{\n  // {USER_COMMENT}\n  /* the fake model */\n"),
+        1,
+    );
+    std::fs::write(dir.join("settings.json"), text).unwrap();
 }
+
+/// A comment in the user's Droid settings.
+const USER_COMMENT: &str = "my own settings: tokenjuice must keep this line";
 
 /// Droid's Execute arguments: the model declares a risk level, which Droid's autonomy
 /// level (`--auto low` here) and deny list judge.
@@ -149,6 +154,15 @@ fn droid_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "[Process exited with code 1]");
+    // Droid read the commented settings both times (its fake model is named there), and
+    // the install kept the comments
+    let settings = std::fs::read_to_string(with.work.join("home/.factory/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("// {USER_COMMENT}\n"))
+            && settings.contains("/* the fake model */")
+            && settings.contains("droid-session-start"),
+        "{settings}"
+    );
 }
 
 /// One `droid exec` session of `calls`, with or without tokenjuice: its exit, what it said,

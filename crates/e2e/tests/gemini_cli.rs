@@ -10,6 +10,9 @@ use support::drive::{self, Case, Paths};
 use support::scenarios::{self, Judge, Scenario};
 use support::{Agent, Spec, Wire};
 
+/// A comment in the user's Gemini settings.
+const USER_COMMENT: &str = "my own settings: tokenjuice must keep this line";
+
 fn setup(p: &Paths) {
     let allowed: Vec<String> = [
         "seq", "git log", "ls", "python3", "echo", "printf", "tr", "cat", "cd", "pwd", "mytool",
@@ -18,13 +21,15 @@ fn setup(p: &Paths) {
     .iter()
     .map(|c| format!("run_shell_command({c})"))
     .collect();
-    let settings = json!({
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-        "tools": {"allowed": allowed},
-    });
+    // the user's settings carry comments, which Gemini reads (and tokenjuice keeps)
+    let settings = format!(
+        "{{\n  // {USER_COMMENT}\n  \"security\": {},\n  /* commands that run unasked */\n  \"tools\": {}\n}}\n",
+        json!({"auth": {"selectedType": "gemini-api-key"}}),
+        json!({"allowed": allowed}),
+    );
     let dir = p.home.join(".gemini");
     std::fs::create_dir_all(dir.join("policies")).unwrap();
-    std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+    std::fs::write(dir.join("settings.json"), settings).unwrap();
     std::fs::write(
         dir.join("policies/deny-rm.toml"),
         "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"rm\"\ndecision = \"deny\"\npriority = 500\n",
@@ -104,6 +109,15 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "Exit Code: 1");
+    // the permission probes decided as without tokenjuice, so Gemini read the commented
+    // settings both times; the install kept the comments
+    let settings = std::fs::read_to_string(with.work.join("home/.gemini/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("// {USER_COMMENT}\n"))
+            && settings.contains("/* commands that run unasked */")
+            && settings.contains("gemini-cli-post-tool-use"),
+        "{settings}"
+    );
     // GEMINI_CLI_HOME replaces the home directory: settings in $GEMINI_CLI_HOME/.gemini
     drive::config_var_session(
         &case,

@@ -78,14 +78,38 @@ fn resolve_link(path: &Path) -> Result<PathBuf> {
 
 /// Parses a JSON object; a missing or blank file is an empty object.
 pub fn parse_object(loaded: &Loaded) -> Result<Map<String, Value>> {
+    parse_object_in(loaded, false)
+}
+
+/// [`parse_object`], with `//` and `/* */` comments allowed when `comments` (a host that
+/// reads its file so: Gemini CLI).
+pub fn parse_object_in(loaded: &Loaded, comments: bool) -> Result<Map<String, Value>> {
     let Some(text) = loaded.text.as_deref() else {
         return Ok(Map::new());
     };
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if body.trim().is_empty() {
+    let blanked = blank_comments(body);
+    if blanked.trim().is_empty() && (comments || !has_comments(body)) {
         return Ok(Map::new());
     }
-    match serde_json::from_str::<Value>(body) {
+    let parsed = if comments {
+        serde_json::from_str::<Value>(&blanked)
+    } else {
+        serde_json::from_str::<Value>(body)
+    };
+    if let (Err(e), false) = (&parsed, comments) {
+        if has_comments(body) && serde_json::from_str::<Value>(&blanked).is_ok() {
+            return Err(HostsError::Malformed {
+                path: loaded.path.clone(),
+                line: e.line(),
+                column: e.column(),
+                what: "the file has comments (`//` or `/* */`), which are not JSON and which \
+                       this agent does not read in this file"
+                    .into(),
+            });
+        }
+    }
+    match parsed {
         Ok(Value::Object(m)) => Ok(m),
         Ok(other) => Err(HostsError::Malformed {
             path: loaded.path.clone(),
@@ -103,6 +127,76 @@ pub fn parse_object(loaded: &Loaded) -> Result<Map<String, Value>> {
             what: format!("invalid JSON: {e}"),
         }),
     }
+}
+
+/// The byte ranges of `text`'s `//` and `/* */` comments outside strings. An unterminated
+/// block comment is not one (the parser points at it).
+pub fn comment_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut spans = Vec::new();
+    let (mut i, mut in_string) = (0, false);
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        let end = match (c, b.get(i + 1)) {
+            (b'"', _) => {
+                in_string = true;
+                None
+            }
+            (b'/', Some(b'/')) => Some(
+                b[i..]
+                    .iter()
+                    .position(|&x| x == b'\n')
+                    .map_or(b.len(), |k| i + k),
+            ),
+            (b'/', Some(b'*')) => b[i + 2..]
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map(|k| i + 2 + k + 2),
+            _ => None,
+        };
+        match end {
+            Some(end) => {
+                spans.push(i..end);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    spans
+}
+
+/// `text` with its comments ([`comment_spans`]) blanked to spaces, line breaks kept so
+/// every position stays where it was; borrowed when it has none.
+pub fn blank_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    let spans = comment_spans(text);
+    if spans.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut o = text.as_bytes().to_vec();
+    for r in spans {
+        for x in &mut o[r] {
+            if !matches!(*x, b'\n' | b'\r') {
+                *x = b' ';
+            }
+        }
+    }
+    // a comment's bytes all became spaces (a multi-byte character's every byte), so the
+    // text is still UTF-8
+    std::borrow::Cow::Owned(String::from_utf8_lossy(&o).into_owned())
+}
+
+/// `text` holds a `//` or `/* */` comment outside its strings.
+pub fn has_comments(text: &str) -> bool {
+    !comment_spans(text).is_empty()
 }
 
 pub fn kind(v: &Value) -> &'static str {
@@ -138,6 +232,28 @@ pub fn render_json_like(obj: &Map<String, Value>, original: Option<&str>) -> Str
     let mut s = crate::json_keep::pretty(&Value::Object(obj.clone()), &indent);
     s.push('\n');
     s
+}
+
+/// `obj` written over the loaded file ([`render_json_like`]). A file with comments must
+/// keep every one of them where it was, or nothing is written.
+pub fn render_over(loaded: &Loaded, obj: &Map<String, Value>) -> Result<String> {
+    match loaded.text.as_deref().filter(|t| has_comments(t)) {
+        Some(original) => {
+            let indent = detect_indent(original).unwrap_or_else(|| "  ".to_string());
+            crate::json_keep::render_keeping(original, obj, &indent).ok_or_else(|| {
+                HostsError::Shape {
+                    path: loaded.path.clone(),
+                    what: "tokenjuice could not make its change and keep every comment of the \
+                           file where it was"
+                        .into(),
+                    fix: "move the comments out of the way of the `hooks` entry, or make the \
+                          change by hand (`tokenjuice install --help` shows it)"
+                        .into(),
+                }
+            })
+        }
+        None => Ok(render_json_like(obj, loaded.text.as_deref())),
+    }
 }
 
 /// The indentation of the first indented line of a JSON text.
@@ -247,7 +363,7 @@ pub fn original_if_only_ours_changed(
     let parsed: Value = if body.trim().is_empty() {
         Value::Object(Map::new())
     } else {
-        serde_json::from_str(body).ok()?
+        serde_json::from_str(&blank_comments(body)).ok()?
     };
     (parsed.as_object()? == without_ours).then_some(text)
 }
@@ -360,6 +476,70 @@ mod tests {
         let err = parse_object(&load(&p).unwrap()).unwrap_err().to_string();
         assert!(err.contains("s.json:3:"), "{err}");
         assert!(err.contains("untouched"), "{err}");
+    }
+
+    #[test]
+    fn comments_are_blanked_where_they_are_and_only_outside_strings() {
+        let t = "{\n  // a note: \"x\"\n  \"url\": \"http://a/*b*/\", /* é */ \"n\": 1 // end\n}";
+        let b = blank_comments(t);
+        assert_eq!(b.len(), t.len());
+        assert_eq!(
+            b,
+            "{\n                \n  \"url\": \"http://a/*b*/\",          \"n\": 1       \n}"
+        );
+        assert_eq!(comment_spans(t).len(), 3);
+        assert!(has_comments(t) && !has_comments("{\"a\": \"//\"}"));
+        // an unterminated block comment stays for the parser to point at
+        assert!(!has_comments("{\"a\": 1 /* open\n}"));
+        assert!(matches!(
+            blank_comments("{\"a\": \"\\\"//\"}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn comments_parse_only_where_the_host_reads_them() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("settings.json");
+        std::fs::write(&p, "{\n  // theme\n  \"theme\": \"Dracula\"\n}\n").unwrap();
+        let l = load(&p).unwrap();
+        assert_eq!(parse_object_in(&l, true).unwrap()["theme"], "Dracula");
+        let err = parse_object(&l).unwrap_err().to_string();
+        assert!(
+            err.contains("settings.json:2:3: the file has comments"),
+            "{err}"
+        );
+        assert!(err.contains("untouched"), "{err}");
+        // a file that is only a comment is an empty object where comments are read
+        std::fs::write(&p, "// nothing yet\n").unwrap();
+        assert!(parse_object_in(&load(&p).unwrap(), true)
+            .unwrap()
+            .is_empty());
+        assert!(parse_object(&load(&p).unwrap()).is_err());
+    }
+
+    #[test]
+    fn a_commented_file_keeps_every_comment_or_is_not_written() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("settings.json");
+        let original = "{\n  // the theme\n  \"theme\": \"Dracula\", /* why */\n  \"hooks\": {} // none yet\n}\n";
+        std::fs::write(&p, original).unwrap();
+        let l = load(&p).unwrap();
+        let mut m = parse_object_in(&l, true).unwrap();
+        m["hooks"] = serde_json::json!({"AfterTool": [{"matcher": "x"}]});
+        m.insert("extra".into(), serde_json::json!(1));
+        let out = render_over(&l, &m).unwrap();
+        assert_eq!(
+            out,
+            "{\n  // the theme\n  \"theme\": \"Dracula\", /* why */\n  \"hooks\": {\n    \"AfterTool\": [\n      {\n        \"matcher\": \"x\"\n      }\n    ]\n  },\n  \"extra\": 1 // none yet\n}\n"
+        );
+        // a change that would drop a comment (the member it sits in goes) is refused
+        std::fs::write(&p, "{\n  \"a\": 1,\n  \"b\": [1, /* keep */ 2]\n}\n").unwrap();
+        let l = load(&p).unwrap();
+        let mut m = parse_object_in(&l, true).unwrap();
+        m.remove("b");
+        let err = render_over(&l, &m).unwrap_err().to_string();
+        assert!(err.contains("keep every comment"), "{err}");
     }
 
     #[test]

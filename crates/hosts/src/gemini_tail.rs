@@ -235,7 +235,9 @@ pub fn read_file_blocked(settings: &[PathBuf]) -> Option<&'static str> {
 fn read_json(path: &Path) -> Option<Value> {
     // the project's settings come with a cloned repository: regular files only, never blocking
     let bytes = tokenjuice_untrusted::read(path, tokenjuice_untrusted::MAX_SETTINGS_FILE).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    // Gemini reads its settings with comments allowed
+    let text = String::from_utf8(bytes).ok()?;
+    serde_json::from_str(&crate::files::blank_comments(&text)).ok()
 }
 
 fn policies_mention_read_file(dir: &Path) -> bool {

@@ -41,11 +41,14 @@ struct Member {
     /// From the end of the key to the start of the value (`: `, ` : `, …).
     colon: Range<usize>,
     value: Node,
+    /// Between the value and the comma after it (a comment there); empty for the last.
+    after: Range<usize>,
 }
 
 struct Item {
     lead: Range<usize>,
     value: Node,
+    after: Range<usize>,
 }
 
 impl Node {
@@ -63,14 +66,26 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// Whitespace, and the `//` and `/* */` comments in it (a file whose host allows them).
     fn ws(&mut self) -> Range<usize> {
         let start = self.pos;
-        while self
-            .b
-            .get(self.pos)
-            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-        {
-            self.pos += 1;
+        loop {
+            match (self.b.get(self.pos), self.b.get(self.pos + 1)) {
+                (Some(b' ' | b'\t' | b'\n' | b'\r'), _) => self.pos += 1,
+                (Some(b'/'), Some(b'/')) => {
+                    self.pos = self.b[self.pos..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(self.b.len(), |k| self.pos + k);
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    match self.b[self.pos + 2..].windows(2).position(|w| w == b"*/") {
+                        Some(k) => self.pos += 2 + k + 2,
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
         }
         start..self.pos
     }
@@ -123,16 +138,22 @@ impl Parser<'_> {
                     self.ws();
                     let colon = colon_start..self.pos;
                     let value = self.value(depth + 1)?;
+                    let trail = self.ws();
                     members.push(Member {
                         lead,
                         key_raw,
                         key,
                         colon,
                         value,
+                        after: trail.start..trail.start,
                     });
-                    let trail = self.ws();
                     match self.b.get(self.pos)? {
-                        b',' => self.pos += 1,
+                        b',' => {
+                            if let Some(m) = members.last_mut() {
+                                m.after = trail;
+                            }
+                            self.pos += 1;
+                        }
                         b'}' => {
                             self.pos += 1;
                             return Some(Node::Object {
@@ -159,10 +180,19 @@ impl Parser<'_> {
                         });
                     }
                     let value = self.value(depth + 1)?;
-                    items.push(Item { lead, value });
                     let trail = self.ws();
+                    items.push(Item {
+                        lead,
+                        value,
+                        after: trail.start..trail.start,
+                    });
                     match self.b.get(self.pos)? {
-                        b',' => self.pos += 1,
+                        b',' => {
+                            if let Some(it) = items.last_mut() {
+                                it.after = trail;
+                            }
+                            self.pos += 1;
+                        }
                         b']' => {
                             self.pos += 1;
                             return Some(Node::Array {
@@ -178,7 +208,7 @@ impl Parser<'_> {
             b'"' => self.string().map(Node::Scalar),
             _ => {
                 while self.b.get(self.pos).is_some_and(|c| {
-                    !matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+                    !matches!(c, b',' | b']' | b'}' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
                 }) {
                     self.pos += 1;
                 }
@@ -209,6 +239,19 @@ impl Style<'_> {
 
     fn text(&self, r: &Range<usize>) -> &str {
         &self.src[r.clone()]
+    }
+
+    /// The spacing before a new member or element, after the pattern of `lead` without the
+    /// comments it may hold: its last line break and indentation, or one space.
+    fn new_lead<'b>(&'b self, lead: &Range<usize>) -> &'b str {
+        let text = self.text(lead);
+        if !text.contains('/') {
+            return text;
+        }
+        match text.rfind('\n') {
+            Some(i) if !text[i..].contains('/') => &text[i..],
+            _ => " ",
+        }
     }
 
     /// The indentation a lead puts its value at (`indent` when the lead has no line break).
@@ -244,9 +287,10 @@ impl Style<'_> {
                             out.push_str(self.text(&m.colon));
                             let inner = self.indent_of(&m.lead, indent);
                             self.render(out, &m.value, old_v, v, inner);
+                            out.push_str(self.text(&m.after));
                         }
                         _ => {
-                            out.push_str(self.text(&last.lead));
+                            out.push_str(self.new_lead(&last.lead));
                             out.push_str(&serde_json::to_string(k).unwrap_or_default());
                             out.push_str(self.text(&last.colon));
                             self.fresh(out, v, self.indent_of(&last.lead, indent));
@@ -269,15 +313,17 @@ impl Style<'_> {
                     if let Some(i) = (next..items.len()).find(|&i| old_arr[i] == *v) {
                         out.push_str(self.text(&items[i].lead));
                         out.push_str(self.text(&items[i].value.span()));
+                        out.push_str(self.text(&items[i].after));
                         next = i + 1;
                     } else if next < items.len() && same_container(&old_arr[next], v) {
                         let it = &items[next];
                         out.push_str(self.text(&it.lead));
                         let inner = self.indent_of(&it.lead, indent);
                         self.render(out, &it.value, &old_arr[next], v, inner);
+                        out.push_str(self.text(&it.after));
                         next += 1;
                     } else {
-                        out.push_str(self.text(&last.lead));
+                        out.push_str(self.new_lead(&last.lead));
                         self.fresh(out, v, self.indent_of(&last.lead, indent));
                     }
                 }
@@ -287,6 +333,25 @@ impl Style<'_> {
             _ => self.fresh(out, new, indent),
         }
     }
+}
+
+/// Every comment of `original` is in `written` (as many times).
+fn keeps_comments(original: &str, written: &str) -> bool {
+    let comments = |t: &str| -> Vec<String> {
+        let mut c: Vec<String> = crate::files::comment_spans(t)
+            .into_iter()
+            .map(|r| t[r].trim_end().to_string())
+            .collect();
+        c.sort_unstable();
+        c
+    };
+    let mut have = comments(written).into_iter().peekable();
+    comments(original).into_iter().all(|c| {
+        while have.peek().is_some_and(|h| *h < c) {
+            have.next();
+        }
+        have.next_if(|h| *h == c).is_some()
+    })
 }
 
 fn unique_keys(members: &[Member]) -> bool {
@@ -322,7 +387,7 @@ pub fn render_keeping(original: &str, new: &Map<String, Value>, unit: &str) -> O
         Some(rest) => ("\u{feff}", rest),
         None => ("", original),
     };
-    let old: Value = serde_json::from_str(body).ok()?;
+    let old: Value = serde_json::from_str(&crate::files::blank_comments(body)).ok()?;
     let mut p = Parser {
         b: body.as_bytes(),
         pos: 0,
@@ -344,9 +409,11 @@ pub fn render_keeping(original: &str, new: &Map<String, Value>, unit: &str) -> O
     out.push_str(&body[head]);
     style.render(&mut out, &root, &old, &Value::Object(new.clone()), "");
     out.push_str(&body[tail]);
-    // the safety net: what we wrote must read back as exactly the new document
-    let back: Value = serde_json::from_str(out.strip_prefix('\u{feff}').unwrap_or(&out)).ok()?;
-    (back.as_object() == Some(new)).then_some(out)
+    // the safety net: what we wrote must read back as exactly the new document, with every
+    // comment of the original still in it
+    let written = out.strip_prefix('\u{feff}').unwrap_or(&out);
+    let back: Value = serde_json::from_str(&crate::files::blank_comments(written)).ok()?;
+    (back.as_object() == Some(new) && keeps_comments(body, written)).then_some(out)
 }
 
 #[cfg(test)]
@@ -371,6 +438,24 @@ mod tests {
             out,
             "\u{feff}{\n  \"name\" : \"caf\\u00e9\",\n    \"ratio\": 1.0e2,\n  \"big\": 123456789012345678901234567890,\n  \"hooks\": {},\n  \"env\": {\n    \"A\": \"1\"\n  }\n}"
         );
+    }
+
+    #[test]
+    fn comments_stay_where_they_were_and_new_members_do_not_copy_them() {
+        let original =
+            "{\n  \"a\": 1 /* after a */,\n  // about b\n  \"b\": [1 // one\n  , 2]\n}\n";
+        let mut m: Map<String, Value> =
+            serde_json::from_str(&crate::files::blank_comments(original)).unwrap();
+        m.insert("c".into(), json!(3));
+        m["b"] = json!([1, 2, 3]);
+        let out = render_keeping(original, &m, "  ").expect("kept");
+        assert_eq!(
+            out,
+            "{\n  \"a\": 1 /* after a */,\n  // about b\n  \"b\": [1 // one\n  , 2, 3],\n  \"c\": 3\n}\n"
+        );
+        // dropping the member a comment sits in would lose it: declined
+        m.remove("a");
+        assert!(render_keeping(original, &m, "  ").is_none());
     }
 
     #[test]

@@ -157,7 +157,7 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             owned::render(template, spec.id, &launcher)
         }
         Shape::Groups { .. } | Shape::Flat => {
-            let root = files::parse_object(&loaded)?;
+            let root = files::parse_object_in(&loaded, spec.comments)?;
             let command = launcher.hook_command(&spec.entry_subcommand());
             let (mut root, removed) = if spec.hook_entry {
                 edit::install(spec, root, &command, &path)?
@@ -183,7 +183,7 @@ fn install_hook(spec: &'static HookSpec, local: bool, env: &Env) -> Result<Repor
             if let Some(f) = edit::find(spec, &root).into_iter().find(|f| !f.legacy) {
                 lines.push(format!("entry {}: {}", f.location, f.command(spec)));
             }
-            files::render_json_like(&root, loaded.text.as_deref())
+            files::render_over(&loaded, &root)?
         }
     };
     if spec.mechanism == Mechanism::SessionBashEnv {
@@ -225,10 +225,7 @@ fn install_bash_env(spec: &'static HookSpec, local: bool, env: &Env) -> Result<R
         let root = files::parse_object(&loaded)?;
         let (root, removed) = edit::uninstall(spec, root, &hooks)?;
         if removed > 0 {
-            files::store(
-                &loaded,
-                Some(&files::render_json_like(&root, loaded.text.as_deref())),
-            )?;
+            files::store(&loaded, Some(&files::render_over(&loaded, &root)?))?;
             lines.push(format!(
                 "removed the older tokenjuice PreToolUse hook from {}",
                 hooks.display()
@@ -321,7 +318,7 @@ fn uninstall_entries(target: Target, env: &Env) -> Result<Report> {
                 None
             }
             _ => {
-                let root = files::parse_object(&loaded)?;
+                let root = files::parse_object_in(&loaded, spec.comments)?;
                 let (mut root, mut removed) = edit::uninstall(spec, root, &path)?;
                 if let Some(p) = registry::prefix_host(spec.id) {
                     removed += usize::from(prefix_env::uninstall(p, &mut root));
@@ -350,7 +347,7 @@ fn uninstall_entries(target: Target, env: &Env) -> Result<Report> {
                     // file comes back byte for byte (escapes, number forms, a BOM, layout)
                     Some(original)
                 } else {
-                    Some(files::render_json_like(&root, Some(&text)))
+                    Some(files::render_over(&loaded, &root)?)
                 }
             }
         },

@@ -140,6 +140,10 @@ pub struct HookSpec {
     pub hook_entry: bool,
     /// The guidance target `install` suggests where this host is not supported.
     pub guidance: &'static str,
+    /// The host reads its settings file with `//` and `/* */` comments allowed (Gemini CLI
+    /// strips them before parsing; Droid parses JSONC): install, uninstall and doctor accept
+    /// them too, and keep them where they are.
+    pub comments: bool,
 }
 
 impl HookSpec {
@@ -236,6 +240,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // stdout and stderr, a foreground one sockets: the prefix tells them apart itself
         hook_entry: false,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "cursor",
@@ -261,6 +266,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "cursor-rules",
+        comments: false,
     },
     HookSpec {
         id: "claude-code",
@@ -292,6 +298,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: true,
         hook_entry: false,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "codex",
@@ -332,6 +339,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "pi",
@@ -359,6 +367,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "gemini-cli",
@@ -398,6 +407,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
+        comments: true,
     },
     HookSpec {
         id: "qwen-code",
@@ -425,6 +435,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "copilot-cli",
@@ -450,6 +461,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "vscode-copilot",
@@ -475,6 +487,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "droid",
@@ -508,6 +521,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: true,
         hook_entry: true,
         guidance: "agents-md",
+        comments: true,
     },
     HookSpec {
         id: "devin",
@@ -536,6 +550,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
     HookSpec {
         id: "opencode",
@@ -566,6 +581,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         prints_exit: false,
         hook_entry: true,
         guidance: "agents-md",
+        comments: false,
     },
 ];
 

@@ -26,7 +26,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         let why = spec.note.unwrap_or("no mechanism changes only the output");
         let found = files::load(&path)
             .ok()
-            .and_then(|l| files::parse_object(&l).ok())
+            .and_then(|l| files::parse_object_in(&l, spec.comments).ok())
             .map(|root| !edit::find(spec, &root).is_empty())
             .unwrap_or(false);
         if found {
@@ -65,7 +65,7 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         );
         return d;
     }
-    let root = match files::parse_object(&loaded) {
+    let root = match files::parse_object_in(&loaded, spec.comments) {
         Ok(r) => r,
         Err(e) => {
             d.problem(
