@@ -964,8 +964,8 @@ fn comments_are_kept_where_the_host_reads_them_and_refused_where_it_does_not() {
     let out = w.run(&["uninstall", "gemini-cli"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(w.read(&p), original, "byte for byte");
-    // a host not known to read comments (Claude Code): refused, untouched, and the message
-    // says why
+    // Claude Code ignores a settings file with comments: refused, untouched, and the
+    // message says why
     let w = World::new();
     let p = w.home.join(".claude/settings.json");
     w.write(&p, "{\n  // mine\n  \"model\": \"opus\"\n}\n");

@@ -22,8 +22,13 @@ fn setup(p: &Paths) {
     });
     let path = p.home.join(".codebuddy/settings.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, settings.to_string()).unwrap();
+    // the user's settings carry comments, which CodeBuddy reads (and tokenjuice keeps)
+    let text = format!("{{\n  // {USER_COMMENT}\n{}", &settings.to_string()[1..]);
+    std::fs::write(path, text).unwrap();
 }
+
+/// A comment in the user's CodeBuddy settings.
+const USER_COMMENT: &str = "my own settings: tokenjuice must keep this line";
 
 fn spec_yolo(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let mut s = spec(agent, p, calls);
@@ -88,6 +93,15 @@ fn codebuddy_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let (_, with) = drive::compare(&case, &agent);
     drive::assert_one_exit_line(&case, &with, "Exit Code: 1");
+    // CodeBuddy read the commented settings (its allow rules and tokenjuice's shell prefix
+    // are there, and the commands ran compacted), and the install kept the comment
+    let settings =
+        std::fs::read_to_string(with.work.join("home/.codebuddy/settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("// {USER_COMMENT}\n"))
+            && settings.contains("CODEBUDDY_CODE_SHELL_PREFIX"),
+        "{settings}"
+    );
     // CODEBUDDY_CONFIG_DIR is the configuration directory itself
     drive::config_var_session(
         &case,

@@ -141,8 +141,9 @@ pub struct HookSpec {
     /// The guidance target `install` suggests where this host is not supported.
     pub guidance: &'static str,
     /// The host reads its settings file with `//` and `/* */` comments allowed (Gemini CLI
-    /// strips them before parsing; Droid parses JSONC): install, uninstall and doctor accept
-    /// them too, and keep them where they are.
+    /// strips them before parsing, Droid parses JSONC, CodeBuddy reads them: each shown by
+    /// the e2e suite with a commented user file): install, uninstall and doctor accept them
+    /// too, and keep them where they are. Claude Code ignores such a file altogether.
     pub comments: bool,
 }
 
@@ -240,7 +241,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         // stdout and stderr, a foreground one sockets: the prefix tells them apart itself
         hook_entry: false,
         guidance: "agents-md",
-        comments: false,
+        comments: true,
     },
     HookSpec {
         id: "cursor",
