@@ -591,5 +591,49 @@ mod tests {
             let back: Map<String, Value> = serde_json::from_str(&out.unwrap()).unwrap();
             prop_assert_eq!(back, edited);
         }
+
+        /// A file with comments on any of its lines (at the end, or before the line's
+        /// content): unchanged it is given back byte for byte; a new key keeps every comment
+        /// and reads back as the edited document; a key replaced or removed may be declined
+        /// (a comment in its value would go), never written without a comment.
+        #[test]
+        fn comments_are_kept_or_the_edit_is_declined(
+            doc in prop::collection::btree_map("[a-e]{1,3}", value(), 1..6),
+            marks in prop::collection::vec(0u8..3, 64),
+            key in "[a-f]{1,3}",
+            new_value in value(),
+            remove in any::<bool>(),
+        ) {
+            let doc: Map<String, Value> = doc.into_iter().collect();
+            let plain = pretty(&Value::Object(doc.clone()), "  ");
+            let mut original = String::new();
+            for (n, line) in plain.lines().enumerate() {
+                let content = line.trim_start();
+                let lead = &line[..line.len() - content.len()];
+                match marks.get(n).copied().unwrap_or(0) {
+                    1 => original.push_str(&format!("{line} // c{n}\n")),
+                    2 => original.push_str(&format!("{lead}/* b{n} */ {content}\n")),
+                    _ => original.push_str(&format!("{line}\n")),
+                }
+            }
+            prop_assert_eq!(render_keeping(&original, &doc, "  "), Some(original.clone()));
+            let mut edited = doc.clone();
+            if remove {
+                edited.shift_remove(&key);
+            } else {
+                edited.insert(key.clone(), new_value);
+            }
+            let out = render_keeping(&original, &edited, "  ");
+            // a new key (or removing one that is not there) touches no comment
+            if !doc.contains_key(&key) {
+                prop_assert!(out.is_some(), "declined: {original}");
+            }
+            if let Some(out) = out {
+                let back: Map<String, Value> =
+                    serde_json::from_str(&crate::files::blank_comments(&out)).unwrap();
+                prop_assert_eq!(back, edited);
+                prop_assert!(keeps_comments(&original, &out), "{original}\n=>\n{out}");
+            }
+        }
     }
 }
