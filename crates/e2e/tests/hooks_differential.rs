@@ -111,4 +111,74 @@ fn the_hooks_toolkit_decides_as_the_real_claude_code_does() {
         v["updatedInput"]["command"], "echo slow",
         "the toolkit: {v}"
     );
+
+    // 3. the usual answers of a PreToolUse hook: whether the tool ran in Claude, whether the
+    // toolkit says it is blocked, and the reason the model reads
+    let deny = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"not-this-one\"}}";
+    let legacy_block = "{\"decision\":\"block\",\"reason\":\"not-this-one\"}";
+    let cases: Vec<(&str, &str, String, Option<&str>)> = vec![
+        // (name, matcher, hook command, reason the model reads when blocked; None: runs)
+        (
+            "exit 2",
+            "Bash",
+            "cat >/dev/null; echo not-this-one >&2; exit 2".into(),
+            Some("not-this-one"),
+        ),
+        (
+            "exit 1",
+            "Bash",
+            "cat >/dev/null; echo a-warning >&2; exit 1".into(),
+            None,
+        ),
+        (
+            "deny",
+            "Bash",
+            format!("cat >/dev/null; printf '%s' '{deny}'"),
+            Some("not-this-one"),
+        ),
+        (
+            "legacy block",
+            "Bash",
+            format!("cat >/dev/null; printf '%s' '{legacy_block}'"),
+            Some("not-this-one"),
+        ),
+        ("other tool", "Write", "cat >/dev/null; exit 2".into(), None),
+        (
+            "alternatives",
+            "Edit|Bash",
+            "cat >/dev/null; echo not-this-one >&2; exit 2".into(),
+            Some("not-this-one"),
+        ),
+    ];
+    for (name, matcher, hook, blocked_because) in cases {
+        let work = tmp.path().join(name.replace(' ', "-"));
+        std::fs::create_dir_all(&work).unwrap();
+        let hooks = json!({"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": hook}]}]});
+        let marker = work.join("ran.txt");
+        let cmd = format!("touch {}", marker.display());
+        let o = claude_session(&agent, &work, hooks.clone(), &cmd);
+        let v = toolkit(&work, hooks, &cmd);
+        let result = o
+            .results
+            .first()
+            .map(|r| r.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            marker.exists(),
+            blocked_because.is_none(),
+            "{name}: did Claude run the tool? Its result: {result}"
+        );
+        assert_eq!(
+            v["blocked"],
+            blocked_because.is_some(),
+            "{name}: the toolkit: {v}"
+        );
+        if let Some(reason) = blocked_because {
+            assert!(result.contains(reason), "{name}: Claude's result: {result}");
+            assert!(
+                v["reason"].as_str().is_some_and(|r| r.contains(reason)),
+                "{name}: the toolkit: {v}"
+            );
+        }
+    }
 }
