@@ -1,8 +1,9 @@
 //! The hooks toolkit's `codebuddy-cli` dialect against the real CodeBuddy Code CLI, same
 //! settings, same call: the shell tool's name in the payload, and which rewrite field the CLI
 //! applies (`updatedInput`, without a permission decision) or ignores (`modifiedInput`, the
-//! CodeBuddy IDE's field, even with `allow`). `tokenjuice hooks run --host codebuddy-cli` must
-//! say what the CLI does.
+//! CodeBuddy IDE's field, even with `allow`), and which answers stop the tool (exit 2, a
+//! `deny`; not exit 1). `tokenjuice hooks run --host codebuddy-cli` must say what the CLI
+//! does.
 
 mod support;
 
@@ -144,4 +145,54 @@ fn the_hooks_toolkit_decides_as_the_real_codebuddy_cli_does() {
         v["warnings"].to_string().contains("modifiedInput"),
         "the toolkit says the field was ignored: {v}"
     );
+
+    // 3. blocking answers: whether the tool ran in the CLI, whether the toolkit says it is
+    // blocked, and the reason the model reads
+    let deny = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"not-this-one\"}}";
+    let cases: Vec<(&str, String, Option<&str>)> = vec![
+        (
+            "exit 2",
+            "cat >/dev/null; echo not-this-one >&2; exit 2".into(),
+            Some("not-this-one"),
+        ),
+        (
+            "exit 1",
+            "cat >/dev/null; echo a-warning >&2; exit 1".into(),
+            None,
+        ),
+        (
+            "deny",
+            format!("cat >/dev/null; printf '%s' '{deny}'"),
+            Some("not-this-one"),
+        ),
+    ];
+    for (name, hook, blocked_because) in cases {
+        let work = tmp.path().join(name.replace(' ', "-"));
+        std::fs::create_dir_all(&work).unwrap();
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": hook}]}]});
+        let marker = work.join("ran.txt");
+        let cmd = format!("touch {}", marker.display());
+        let result = cli_session(&agent, &work, hooks.clone(), &cmd);
+        let v = toolkit(&work, hooks, &cmd);
+        assert_eq!(
+            marker.exists(),
+            blocked_because.is_none(),
+            "{name}: did the CLI run the tool? Its result: {result}"
+        );
+        assert_eq!(
+            v["blocked"],
+            blocked_because.is_some(),
+            "{name}: the toolkit: {v}"
+        );
+        if let Some(reason) = blocked_because {
+            assert!(
+                result.contains(reason),
+                "{name}: the CLI's result: {result}"
+            );
+            assert!(
+                v["reason"].as_str().is_some_and(|r| r.contains(reason)),
+                "{name}: the toolkit: {v}"
+            );
+        }
+    }
 }
