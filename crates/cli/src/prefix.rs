@@ -238,6 +238,9 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
     if (marked || background) && !mirror {
         return exec(&argv);
     }
+    let hold = (spec.style == PrefixStyle::CodeBuddy)
+        .then(|| codebuddy_hold(tool.command.clone()))
+        .flatten();
     wrap::run(WrapOpts {
         argv,
         out: OutputOpts {
@@ -256,9 +259,7 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
             prints_exit: spec.host().prints_exit,
             split_stderr: spec.style == PrefixStyle::CodeBuddy,
             mirror,
-            hold_for: (spec.style == PrefixStyle::CodeBuddy)
-                .then(codebuddy_hold_for)
-                .flatten(),
+            hold,
         }),
     })
 }
@@ -292,14 +293,16 @@ fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
 }
 
 /// How long the prefix may hold a CodeBuddy command's output. CodeBuddy 2.117 moves a
-/// foreground command still running at its timeout (`BASH_DEFAULT_TIMEOUT_MS`, 120 s by
-/// default) or past its assistant budget (`CODEBUDDY_BASH_ASSISTANT_BUDGET_MS`, off by
-/// default) to the background and shows the model the output so far; the prefix lets go a
-/// little before (a tenth of the time, at most 5 s), so that output is there as without
+/// foreground command still running at its timeout (the call's own `timeout` when the model
+/// gave one, up to `BASH_MAX_TIMEOUT_MS`, 600 s by default; else `BASH_DEFAULT_TIMEOUT_MS`,
+/// 120 s by default) or past its assistant budget (`CODEBUDDY_BASH_ASSISTANT_BUDGET_MS`, off
+/// by default) to the background and shows the model the output so far; the prefix lets go
+/// a little before (a tenth of the time, at most 5 s), so that output is there as without
 /// tokenjuice. With `CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1` CodeBuddy ends the command
-/// instead, and the output is held to the end. A timeout the model gives one command is not
-/// seen here: a command given a shorter one shows no output when it is moved.
-fn codebuddy_hold_for() -> Option<std::time::Duration> {
+/// instead, and the output is held to the end. The call's timeout is read from CodeBuddy's
+/// session transcript ([`tokenjuice_hosts::codebuddy_transcript`]) once the command has run
+/// for [`wrap::Hold::LOOK_AFTER`]; a call given less than that is let go when it is read.
+fn codebuddy_hold(command: String) -> Option<wrap::Hold> {
     let ms = |name: &str| {
         std::env::var(name)
             .ok()
@@ -309,11 +312,21 @@ fn codebuddy_hold_for() -> Option<std::time::Duration> {
     if std::env::var("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED").as_deref() == Ok("1") {
         return None;
     }
-    let timeout = ms("BASH_DEFAULT_TIMEOUT_MS").unwrap_or(120_000);
-    let moved_at = ms("CODEBUDDY_BASH_ASSISTANT_BUDGET_MS").map_or(timeout, |b| b.min(timeout));
-    Some(std::time::Duration::from_millis(
-        moved_at - (moved_at / 10).min(5_000),
-    ))
+    let budget = ms("CODEBUDDY_BASH_ASSISTANT_BUDGET_MS");
+    let hold = move |timeout: u64| {
+        let moved_at = budget.map_or(timeout, |b| b.min(timeout));
+        std::time::Duration::from_millis(moved_at - (moved_at / 10).min(5_000))
+    };
+    let default = ms("BASH_DEFAULT_TIMEOUT_MS").unwrap_or(120_000);
+    let max = ms("BASH_MAX_TIMEOUT_MS").unwrap_or(600_000);
+    Some(wrap::Hold {
+        for_: hold(default),
+        this_command: Some(Box::new(move || {
+            let env = tokenjuice_hosts::env::Env::from_process();
+            tokenjuice_hosts::codebuddy_transcript::call_timeout_ms(&env, &command)
+                .map(|t| hold(t.min(max)))
+        })),
+    })
 }
 
 /// Claude Code 2.1 hands every Bash command one file, opened for appending, as stdout and

@@ -55,13 +55,27 @@ pub struct HostOutput {
     /// How long the output may be held back: past it, what was held goes out as it came
     /// and the rest streams (CodeBuddy moves a foreground command still running at its
     /// timeout to the background and shows the model the output so far).
-    pub hold_for: Option<std::time::Duration>,
+    pub hold: Option<Hold>,
+}
+
+/// How long a host lets the output be held back.
+pub struct Hold {
+    /// What the host's settings say.
+    pub for_: std::time::Duration,
+    /// Asked once if the command still runs after [`Hold::LOOK_AFTER`]: the time for this
+    /// command alone, when it has its own (the timeout the model gave the call). Looking
+    /// costs a read of the host's files, which a quick command never pays.
+    pub this_command: Option<Box<dyn FnOnce() -> Option<std::time::Duration>>>,
+}
+
+impl Hold {
+    pub const LOOK_AFTER: std::time::Duration = std::time::Duration::from_millis(700);
 }
 
 /// How long the last command ran (spawn to exit), in microseconds.
 pub static CHILD_MICROS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-pub fn run(opts: WrapOpts) -> i32 {
+pub fn run(mut opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
     let plan = drive::plan_or_raw(|| {
         let rules = if opts.raw {
@@ -114,16 +128,21 @@ pub fn run(opts: WrapOpts) -> i32 {
         d.err_capture = Some(RawCapture::default());
     }
     let stdout_handle = std::io::stdout();
-    let hold_until = opts
-        .host
-        .as_ref()
-        .and_then(|h| h.hold_for)
-        .map(|t| child_started + t);
+    let (mut hold_until, mut look) = match opts.host.as_mut().and_then(|h| h.hold.take()) {
+        Some(h) => (Some(child_started + h.for_), h.this_command),
+        None => (None, None),
+    };
     let d = std::cell::RefCell::new(d);
     let status = child.pump(
         |chunk, is_err| d.borrow_mut().feed(chunk, is_err, &stdout_handle),
         || {
-            if hold_until.is_some_and(|t| std::time::Instant::now() >= t) {
+            let now = std::time::Instant::now();
+            if look.is_some() && now >= child_started + Hold::LOOK_AFTER {
+                if let Some(t) = look.take().and_then(|f| f()) {
+                    hold_until = Some(child_started + t);
+                }
+            }
+            if hold_until.is_some_and(|t| now >= t) {
                 d.borrow_mut().give_up_holding(&stdout_handle);
             }
         },

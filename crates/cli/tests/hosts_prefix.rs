@@ -307,6 +307,66 @@ fn a_codebuddy_command_running_into_its_timeout_lets_its_output_go_as_it_came() 
 }
 
 #[test]
+fn a_codebuddy_command_past_the_timeout_the_model_gave_it_lets_its_output_go() {
+    // the call's own timeout, written by CodeBuddy to its session transcript before the
+    // command starts, moves the command to the background before the default would
+    let w = World::new();
+    let dir = root(&w);
+    let cmd = "seq 1 3000; sleep 2; seq 1 3000";
+    let call = |command: &str, timeout: u64| {
+        json!({"type": "function_call", "callId": "c1", "name": "Bash",
+            "arguments": json!({"command": command, "timeout": timeout}).to_string()})
+        .to_string()
+    };
+    let folder = w.home.join(".codebuddy/projects/some-project");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("s-1.jsonl"),
+        format!("{}\n{}\n", call("true", 9000), call(cmd, 1200)),
+    )
+    .unwrap();
+    let line = format!("eval {}", quote(cmd));
+    let o = prefix(
+        &w,
+        "codebuddy",
+        &line,
+        &dir,
+        &[("CODEBUDDY_SESSION_ID", "s-1")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("{}{}", seq_3000(), seq_3000()),
+        "let go as it came"
+    );
+    // another session's transcript, or a call given a long timeout: held and compacted
+    let o = prefix(
+        &w,
+        "codebuddy",
+        &line,
+        &dir,
+        &[("CODEBUDDY_SESSION_ID", "s-2")],
+    );
+    assert_compacted_twice(&o);
+    std::fs::write(folder.join("s-1.jsonl"), format!("{}\n", call(cmd, 60_000))).unwrap();
+    let o = prefix(
+        &w,
+        "codebuddy",
+        &line,
+        &dir,
+        &[("CODEBUDDY_SESSION_ID", "s-1")],
+    );
+    assert_compacted_twice(&o);
+}
+
+/// The output of `seq 1 3000` twice, compacted.
+fn assert_compacted_twice(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    let out = stdout(o);
+    assert!(out.len() < 1000 && out.contains("3000"), "{out}");
+}
+
+#[test]
 fn a_codebuddy_background_command_writing_to_task_files_passes_through() {
     // CodeBuddy 2.117 gives a background command its task files (bg-tasks/<id>.stdout.log,
     // .stderr.log) as stdout and stderr; a foreground one gets sockets. No hook marks it.

@@ -315,3 +315,40 @@ fn codebuddy_a_foreground_command_past_its_timeout_shows_its_output_so_far() {
         );
     }
 }
+
+/// The same with the timeout the model gives the one command (`timeout`, 4 s) and
+/// CodeBuddy's default left as it is: the prefix reads the call's timeout from CodeBuddy's
+/// session transcript, where the call is written before the command starts.
+#[test]
+fn codebuddy_a_command_past_the_timeout_the_model_gave_it_shows_its_output_so_far() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let scs = vec![scenarios::Scenario {
+        name: "foreground command past its own timeout",
+        command: "echo fg-start; seq 1 3; sleep 7; echo fg-done".into(),
+        extra: json!({"timeout": 4000}),
+        judge: scenarios::Judge::SameShape(&["fg-start\n1\n2\n3", "task_id"]),
+    }];
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "shell prefix, ACP mode, a 4 s timeout given by the model",
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec: spec_acp,
+        report: false,
+        version,
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    for r in [&without, &with] {
+        assert!(
+            r.outcome.results[0]
+                .text
+                .contains("Current Output (partial): fg-start\n1\n2\n3"),
+            "{}",
+            r.outcome.results[0].text
+        );
+    }
+}

@@ -16,6 +16,7 @@
 //! post-tool hosts) and `tokenjuice-hooks` (dialects, payloads, the runner); the CLI uses it.
 
 pub mod claude_settings;
+pub mod codebuddy_transcript;
 pub mod codex_env;
 pub mod doctor;
 pub mod droid_env;
