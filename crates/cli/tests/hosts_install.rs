@@ -964,6 +964,15 @@ fn comments_are_kept_where_the_host_reads_them_and_refused_where_it_does_not() {
     let out = w.run(&["uninstall", "gemini-cli"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(w.read(&p), original, "byte for byte");
+    // a file of comments alone: they stay above the entry, and come back as they were
+    let w = World::new();
+    let p = w.home.join(".gemini/settings.json");
+    let only = "// my settings will come here\n";
+    w.write(&p, only);
+    assert!(install(&w, "gemini-cli").status.success());
+    assert!(w.read(&p).starts_with(only), "{}", w.read(&p));
+    assert!(w.run(&["uninstall", "gemini-cli"]).status.success());
+    assert_eq!(w.read(&p), only);
     // Claude Code ignores a settings file with comments: refused, untouched, and the
     // message says why
     let w = World::new();

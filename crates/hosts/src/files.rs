@@ -238,6 +238,18 @@ pub fn render_json_like(obj: &Map<String, Value>, original: Option<&str>) -> Str
 /// keep every one of them where it was, or nothing is written.
 pub fn render_over(loaded: &Loaded, obj: &Map<String, Value>) -> Result<String> {
     match loaded.text.as_deref().filter(|t| has_comments(t)) {
+        // only comments so far: they stay, the document comes after them
+        Some(original)
+            if blank_comments(original)
+                .trim_matches(['\u{feff}', ' ', '\t', '\n', '\r'])
+                .is_empty() =>
+        {
+            let mut out = original.trim_end().to_string();
+            out.push('\n');
+            out.push_str(&crate::json_keep::pretty(&Value::Object(obj.clone()), "  "));
+            out.push('\n');
+            Ok(out)
+        }
         Some(original) => {
             let indent = detect_indent(original).unwrap_or_else(|| "  ".to_string());
             crate::json_keep::render_keeping(original, obj, &indent).ok_or_else(|| {
@@ -360,10 +372,11 @@ pub fn original_if_only_ours_changed(
     let bytes = tokenjuice_untrusted::read(&bak, tokenjuice_untrusted::MAX_SETTINGS_FILE).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let parsed: Value = if body.trim().is_empty() {
+    let blanked = blank_comments(body);
+    let parsed: Value = if blanked.trim().is_empty() {
         Value::Object(Map::new())
     } else {
-        serde_json::from_str(&blank_comments(body)).ok()?
+        serde_json::from_str(&blanked).ok()?
     };
     (parsed.as_object()? == without_ours).then_some(text)
 }
@@ -540,6 +553,15 @@ mod tests {
         m.remove("b");
         let err = render_over(&l, &m).unwrap_err().to_string();
         assert!(err.contains("keep every comment"), "{err}");
+        // a file of comments alone keeps them, the document after them
+        std::fs::write(&p, "// settings come here\n").unwrap();
+        let l = load(&p).unwrap();
+        let mut m = parse_object_in(&l, true).unwrap();
+        m.insert("a".into(), serde_json::json!(1));
+        assert_eq!(
+            render_over(&l, &m).unwrap(),
+            "// settings come here\n{\n  \"a\": 1\n}\n"
+        );
     }
 
     #[test]
