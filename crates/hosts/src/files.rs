@@ -81,8 +81,8 @@ pub fn parse_object(loaded: &Loaded) -> Result<Map<String, Value>> {
     parse_object_in(loaded, false)
 }
 
-/// [`parse_object`], with `//` and `/* */` comments allowed when `comments` (a host that
-/// reads its file so: Gemini CLI).
+/// [`parse_object`], with `//` and `/* */` comments allowed when `comments` (the host reads
+/// its file so: see the registry's `comments`).
 pub fn parse_object_in(loaded: &Loaded, comments: bool) -> Result<Map<String, Value>> {
     let Some(text) = loaded.text.as_deref() else {
         return Ok(Map::new());
@@ -98,7 +98,9 @@ pub fn parse_object_in(loaded: &Loaded, comments: bool) -> Result<Map<String, Va
         serde_json::from_str::<Value>(body)
     };
     if let (Err(e), false) = (&parsed, comments) {
-        if has_comments(body) && serde_json::from_str::<Value>(&blanked).is_ok() {
+        if has_comments(body)
+            && (blanked.trim().is_empty() || serde_json::from_str::<Value>(&blanked).is_ok())
+        {
             return Err(HostsError::Malformed {
                 path: loaded.path.clone(),
                 line: e.line(),
@@ -258,8 +260,9 @@ pub fn render_over(loaded: &Loaded, obj: &Map<String, Value>) -> Result<String> 
                     what: "tokenjuice could not make its change and keep every comment of the \
                            file where it was"
                         .into(),
-                    fix: "move the comments out of the way of the `hooks` entry, or make the \
-                          change by hand (`tokenjuice install --help` shows it)"
+                    fix: "move the comment that sits in the value tokenjuice changes (its \
+                          hook entry, or the `env` entry of its shell prefix) out of it, and \
+                          run the command again"
                         .into(),
                 }
             })
@@ -528,7 +531,8 @@ mod tests {
         assert!(parse_object_in(&load(&p).unwrap(), true)
             .unwrap()
             .is_empty());
-        assert!(parse_object(&load(&p).unwrap()).is_err());
+        let err = parse_object(&load(&p).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("the file has comments"), "{err}");
     }
 
     #[test]
