@@ -15,7 +15,8 @@
 //! smaller and fits the host's cut, with no exit line: both hosts print the exit code). While the command
 //! runs, held output is shown (folded, nothing cut: see `show_held`) once the command has printed nothing for [`IDLE`]
 //! (a server that printed its address and waits, a build between two steps) or has been
-//! held for [`MAX_HOLD`]; what comes after is held again, and at the marker that last part
+//! held for [`MAX_HOLD`], or, for a Codex call given a shorter `yield_time_ms`, just before
+//! that yield; what comes after is held again, and at the marker that last part
 //! is reduced. So a model that polls a running command sees its output about a second after
 //! it paused, and the final burst (test failures, the summary) still comes compacted. After
 //! the marker it returns at once, and a detached copy of itself keeps passing through
@@ -47,6 +48,21 @@ const IDLE: Duration = Duration::from_secs(1);
 const MAX_HOLD: Duration = Duration::from_secs(4);
 /// More than this is not held in memory: it streams through.
 const MAX_HELD: usize = 64 << 20;
+/// A Codex command still running this long looks up the call's own `yield_time_ms`
+/// (`tokenjuice_hosts::codex_rollout`); a quicker one never reads the rollout.
+const LOOK_AFTER: Duration = Duration::from_millis(100);
+
+/// When held output must be shown for a Codex call that yields sooner than [`MAX_HOLD`]: a
+/// little before the yield (a tenth of it, 100–500 ms), so what the command printed is in
+/// Codex's hands when it returns.
+fn before_yield(started: Instant, yield_ms: u64) -> Option<Instant> {
+    let y = Duration::from_millis(yield_ms);
+    if y >= MAX_HOLD + IDLE {
+        return None;
+    }
+    let margin = (y / 10).clamp(Duration::from_millis(100), Duration::from_millis(500));
+    Some(started + y.saturating_sub(margin))
+}
 
 /// The host and the nonce of `--<host>-filter=<nonce>` when argv starts with it.
 pub fn requested(args: &[std::ffi::OsString]) -> Option<(&'static str, String)> {
@@ -102,17 +118,34 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
     let mut chunk = vec![0u8; 64 * 1024];
     // when the first byte now held came, and when the last one did
     let (mut held_since, mut last_input) = (Instant::now(), Instant::now());
+    let started = Instant::now();
+    // a Codex call's own yield, looked up once the command has run LOOK_AFTER; what is
+    // held is shown once just before it
+    let mut look_up_yield = host == "codex" && !mirror;
+    let mut yield_due: Option<Instant> = None;
     loop {
         if held.len() > MAX_HELD || shown.len() > MAX_HELD {
             return stream_through(&held, &mut input, &prefix);
         }
         let now = Instant::now();
+        if look_up_yield && now >= started + LOOK_AFTER {
+            look_up_yield = false;
+            let env = tokenjuice_hosts::env::Env::from_process();
+            yield_due = tokenjuice_hosts::codex_rollout::call_yield_ms(&env)
+                .and_then(|ms| before_yield(started, ms));
+        }
+        let yield_now = yield_due.is_some_and(|t| now >= t);
+        if yield_now {
+            yield_due = None;
+        }
         if mirror && !held.is_empty() {
             let n = showable(&held, &prefix);
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(&held[..n]).and_then(|()| out.flush());
             shown.extend(held.drain(..n));
-        } else if !held.is_empty() && (now >= last_input + IDLE || now >= held_since + MAX_HOLD) {
+        } else if !held.is_empty()
+            && (yield_now || now >= last_input + IDLE || now >= held_since + MAX_HOLD)
+        {
             show_held(
                 host,
                 &command,
@@ -123,13 +156,18 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
             // a kept-back tail waits as if it had just come
             (held_since, last_input) = (now, now);
         }
-        let wait = if held.is_empty() {
-            Duration::from_secs(1)
+        let mut due = if held.is_empty() {
+            now + Duration::from_secs(1)
         } else {
-            (last_input + IDLE)
-                .min(held_since + MAX_HOLD)
-                .saturating_duration_since(now)
+            (last_input + IDLE).min(held_since + MAX_HOLD)
         };
+        if look_up_yield {
+            due = due.min(started + LOOK_AFTER);
+        }
+        if let Some(t) = yield_due {
+            due = due.min(t);
+        }
+        let wait = due.saturating_duration_since(now);
         let ms = u16::try_from(wait.as_millis().clamp(1, 1000)).unwrap_or(1000);
         let ready = {
             let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];

@@ -11,7 +11,6 @@
 //! in the command's environment (`CODEBUDDY_SESSION_ID`). The call is the latest Bash call
 //! whose command is the one running (seen in the real CLI by the e2e suite).
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -30,7 +29,7 @@ pub fn call_timeout_ms(env: &Env, command: &str) -> Option<u64> {
         .filter(|s| is_plain_name(s))?;
     let dir = tokenjuice_hooks::homes::CODEBUDDY.resolve(env.home.as_deref(), |k| env.var(k))?;
     let path = transcript(&dir.join("projects"), &env.cwd, session)?;
-    latest_call_timeout(&read_tail(&path)?, command)
+    latest_call_timeout(&crate::files::read_tail(&path, TAIL)?, command)
 }
 
 /// A session id names a file: no separators, no `..`.
@@ -56,22 +55,6 @@ fn transcript(projects: &Path, cwd: &Path, session: &str) -> Option<PathBuf> {
         .take(10_000)
         .map(|e| e.path().join(&file))
         .find(|p| p.is_file())
-}
-
-/// The last [`TAIL`] bytes of the file, from the first whole line.
-fn read_tail(path: &Path) -> Option<String> {
-    let mut f = std::fs::File::open(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    let start = len.saturating_sub(TAIL);
-    f.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::with_capacity((len - start) as usize);
-    f.take(TAIL).read_to_end(&mut buf).ok()?;
-    let from = if start == 0 {
-        0
-    } else {
-        buf.iter().position(|&b| b == b'\n')? + 1
-    };
-    Some(String::from_utf8_lossy(&buf[from..]).into_owned())
 }
 
 /// The timeout of the latest Bash call for `command` among the transcript lines `text`.

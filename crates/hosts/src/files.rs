@@ -201,6 +201,23 @@ pub fn has_comments(text: &str) -> bool {
     !comment_spans(text).is_empty()
 }
 
+/// The last `max` bytes of a file, from its first whole line (a transcript's last entries).
+pub fn read_tail(path: &Path, max: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    let start = len.saturating_sub(max);
+    f.seek(SeekFrom::Start(start)).ok()?;
+    let mut buf = Vec::with_capacity((len - start) as usize);
+    f.take(max).read_to_end(&mut buf).ok()?;
+    let from = if start == 0 {
+        0
+    } else {
+        buf.iter().position(|&b| b == b'\n')? + 1
+    };
+    Some(String::from_utf8_lossy(&buf[from..]).into_owned())
+}
+
 pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",

@@ -18,6 +18,7 @@
 pub mod claude_settings;
 pub mod codebuddy_transcript;
 pub mod codex_env;
+pub mod codex_rollout;
 pub mod doctor;
 pub mod droid_env;
 pub mod edit;
