@@ -326,13 +326,16 @@ fn a_codebuddy_command_past_the_timeout_the_model_gave_it_lets_its_output_go() {
     )
     .unwrap();
     let line = format!("eval {}", quote(cmd));
-    let o = prefix(
-        &w,
-        "codebuddy",
-        &line,
-        &dir,
-        &[("CODEBUDDY_SESSION_ID", "s-1")],
-    );
+    let run = |session: &str| {
+        prefix(
+            &w,
+            "codebuddy",
+            &line,
+            &dir,
+            &[("CODEBUDDY_SESSION_ID", session)],
+        )
+    };
+    let o = run("s-1");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
@@ -340,23 +343,9 @@ fn a_codebuddy_command_past_the_timeout_the_model_gave_it_lets_its_output_go() {
         "let go as it came"
     );
     // another session's transcript, or a call given a long timeout: held and compacted
-    let o = prefix(
-        &w,
-        "codebuddy",
-        &line,
-        &dir,
-        &[("CODEBUDDY_SESSION_ID", "s-2")],
-    );
-    assert_compacted_twice(&o);
+    assert_compacted_twice(&run("s-2"));
     std::fs::write(folder.join("s-1.jsonl"), format!("{}\n", call(cmd, 60_000))).unwrap();
-    let o = prefix(
-        &w,
-        "codebuddy",
-        &line,
-        &dir,
-        &[("CODEBUDDY_SESSION_ID", "s-1")],
-    );
-    assert_compacted_twice(&o);
+    assert_compacted_twice(&run("s-1"));
 }
 
 /// The output of `seq 1 3000` twice, compacted.

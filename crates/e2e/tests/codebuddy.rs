@@ -287,33 +287,12 @@ fn codebuddy_a_foreground_command_past_its_timeout_shows_its_output_so_far() {
             .push(("BASH_DEFAULT_TIMEOUT_MS".into(), "4000".into()));
         s
     }
-    let scs = vec![scenarios::Scenario {
-        name: "foreground command past its timeout",
-        command: "echo fg-start; seq 1 3; sleep 7; echo fg-done".into(),
-        extra: json!({}),
-        judge: scenarios::Judge::SameShape(&["fg-start\n1\n2\n3", "task_id"]),
-    }];
-    let case = Case {
-        host: "codebuddy",
-        wire: Wire::OpenAiChat,
-        mechanism: "shell prefix, ACP mode, a 4 s default timeout",
-        scenarios: scs,
-        args: support::tool_args,
-        setup,
-        spec: spec_short_timeout,
-        report: false,
-        version,
-    };
-    let (without, with) = drive::compare(&case, &agent);
-    for r in [&without, &with] {
-        assert!(
-            r.outcome.results[0]
-                .text
-                .contains("Current Output (partial): fg-start\n1\n2\n3"),
-            "{}",
-            r.outcome.results[0].text
-        );
-    }
+    past_its_timeout(
+        &agent,
+        "a 4 s default timeout",
+        json!({}),
+        spec_short_timeout,
+    );
 }
 
 /// The same with the timeout the model gives the one command (`timeout`, 4 s) and
@@ -324,24 +303,41 @@ fn codebuddy_a_command_past_the_timeout_the_model_gave_it_shows_its_output_so_fa
     let Some(agent) = support::agent_or_skip("codebuddy") else {
         return;
     };
+    past_its_timeout(
+        &agent,
+        "a 4 s timeout given by the model",
+        json!({"timeout": 4000}),
+        spec_acp,
+    );
+}
+
+/// A command printing three lines, then sleeping past a 4 s timeout (`extra`: the call's
+/// own arguments), run over ACP with and without tokenjuice: both times the model reads the
+/// output so far.
+fn past_its_timeout(
+    agent: &Agent,
+    what: &'static str,
+    extra: Value,
+    spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
+) {
     let scs = vec![scenarios::Scenario {
-        name: "foreground command past its own timeout",
+        name: "foreground command past its timeout",
         command: "echo fg-start; seq 1 3; sleep 7; echo fg-done".into(),
-        extra: json!({"timeout": 4000}),
+        extra,
         judge: scenarios::Judge::SameShape(&["fg-start\n1\n2\n3", "task_id"]),
     }];
     let case = Case {
         host: "codebuddy",
         wire: Wire::OpenAiChat,
-        mechanism: "shell prefix, ACP mode, a 4 s timeout given by the model",
+        mechanism: what,
         scenarios: scs,
         args: support::tool_args,
         setup,
-        spec: spec_acp,
+        spec,
         report: false,
         version,
     };
-    let (without, with) = drive::compare(&case, &agent);
+    let (without, with) = drive::compare(&case, agent);
     for r in [&without, &with] {
         assert!(
             r.outcome.results[0]
