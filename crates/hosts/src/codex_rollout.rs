@@ -66,6 +66,8 @@ fn rollout(sessions: &Path, thread: &str) -> Option<PathBuf> {
                     p.file_name()
                         .and_then(|n| n.to_str())
                         .is_some_and(|n| n.starts_with("rollout-") && n.ends_with(&suffix))
+                        // a regular file: opening anything else could block
+                        && p.is_file()
                 })
         })
 }

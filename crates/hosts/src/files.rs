@@ -202,9 +202,19 @@ pub fn has_comments(text: &str) -> bool {
 }
 
 /// The last `max` bytes of a file, from its first whole line (a transcript's last entries).
+/// Only a regular file is read (opened without blocking, so a FIFO put there cannot hang
+/// the caller).
 pub fn read_tail(path: &Path, max: u64) -> Option<String> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::fs::File::open(path).ok()?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
     let len = f.metadata().ok()?.len();
     let start = len.saturating_sub(max);
     f.seek(SeekFrom::Start(start)).ok()?;
