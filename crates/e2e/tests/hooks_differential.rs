@@ -181,4 +181,48 @@ fn the_hooks_toolkit_decides_as_the_real_claude_code_does() {
             );
         }
     }
+
+    // 4. PostToolUse: what of the hook's answer the model reads after the tool ran (in
+    // Claude, anywhere in its next request; in the toolkit, its feedback, added context or
+    // reason)
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("post exit 2", "echo marker-text >&2; exit 2".into(), true),
+        ("post exit 1", "echo marker-text >&2; exit 1".into(), false),
+        (
+            "post block",
+            "printf '%s' '{\"decision\":\"block\",\"reason\":\"marker-text\"}'".into(),
+            true,
+        ),
+        (
+            "post context",
+            "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"marker-text\"}}'".into(),
+            true,
+        ),
+    ];
+    for (name, answer, model_reads) in cases {
+        let work = tmp.path().join(name.replace(' ', "-"));
+        std::fs::create_dir_all(&work).unwrap();
+        let hooks = json!({"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": format!("cat >/dev/null; {answer}")}]}]});
+        let o = claude_session(&agent, &work, hooks.clone(), "echo ran");
+        let v = support::toolkit_run(&work, "claude", ".claude", hooks, "echo ran", "PostToolUse");
+        let last = o
+            .requests
+            .last()
+            .map(|(_, body)| body.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            last.to_string().contains("marker-text"),
+            model_reads,
+            "{name}: the last message of Claude's last request: {}",
+            last["messages"]
+                .as_array()
+                .and_then(|m| m.last())
+                .unwrap_or(&Value::Null)
+        );
+        let toolkit_says = [&v["feedback"], &v["additionalContext"], &v["reason"]]
+            .iter()
+            .any(|x| x.to_string().contains("marker-text"));
+        assert_eq!(toolkit_says, model_reads, "{name}: the toolkit: {v}");
+    }
 }

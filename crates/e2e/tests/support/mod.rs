@@ -348,6 +348,18 @@ pub fn toolkit_pre_tool_use(
     hooks: Value,
     command: &str,
 ) -> Value {
+    toolkit_run(work, host, dir, hooks, command, "PreToolUse")
+}
+
+/// [`toolkit_pre_tool_use`] for another tool event (`PostToolUse`).
+pub fn toolkit_run(
+    work: &Path,
+    host: &str,
+    dir: &str,
+    hooks: Value,
+    command: &str,
+    event: &str,
+) -> Value {
     let home = work.join("toolkit-home");
     std::fs::create_dir_all(home.join(dir)).unwrap();
     std::fs::write(
@@ -357,16 +369,7 @@ pub fn toolkit_pre_tool_use(
     .unwrap();
     let out = Command::new(tokenjuice())
         .args([
-            "hooks",
-            "run",
-            "PreToolUse",
-            "--host",
-            host,
-            "--tool",
-            "Bash",
-            "--format",
-            "json",
-            "--input",
+            "hooks", "run", event, "--host", host, "--tool", "Bash", "--format", "json", "--input",
         ])
         .arg(serde_json::json!({"command": command, "description": "probe"}).to_string())
         .env("HOME", &home)
