@@ -575,7 +575,7 @@ mod tests {
         let out = render_over(&l, &m).unwrap();
         assert_eq!(
             out,
-            "{\n  // the theme\n  \"theme\": \"Dracula\", /* why */\n  \"hooks\": {\n    \"AfterTool\": [\n      {\n        \"matcher\": \"x\"\n      }\n    ]\n  },\n  \"extra\": 1 // none yet\n}\n"
+            "{\n  // the theme\n  \"theme\": \"Dracula\", /* why */\n  \"hooks\": {\n    \"AfterTool\": [\n      {\n        \"matcher\": \"x\"\n      }\n    ]\n  }, // none yet\n  \"extra\": 1\n}\n"
         );
         // a change that would drop a comment (the member it sits in goes) is refused
         std::fs::write(&p, "{\n  \"a\": 1,\n  \"b\": [1, /* keep */ 2]\n}\n").unwrap();

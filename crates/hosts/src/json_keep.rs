@@ -275,6 +275,15 @@ impl Style<'_> {
                 Value::Object(new_map),
             ) if !members.is_empty() && !new_map.is_empty() && unique_keys(members) => {
                 let last = members.last().expect("not empty");
+                // a comment on the last member's line (`"a": 1 // why`) stays with it when a
+                // member is added after it on a new line
+                let close_text = self.text(close);
+                let same_line = close_text
+                    .find('\n')
+                    .map(|i| &close_text[..i])
+                    .filter(|t| t.contains('/') && self.new_lead(&last.lead).starts_with('\n'));
+                let mut moved = false;
+                let mut after_last = false;
                 out.push('{');
                 for (i, (k, v)) in new_map.iter().enumerate() {
                     if i > 0 {
@@ -288,16 +297,25 @@ impl Style<'_> {
                             let inner = self.indent_of(&m.lead, indent);
                             self.render(out, &m.value, old_v, v, inner);
                             out.push_str(self.text(&m.after));
+                            after_last = m.key == last.key;
                         }
                         _ => {
+                            if let Some(comment) = same_line.filter(|_| after_last && !moved) {
+                                out.push_str(comment);
+                                moved = true;
+                            }
                             out.push_str(self.new_lead(&last.lead));
                             out.push_str(&serde_json::to_string(k).unwrap_or_default());
                             out.push_str(self.text(&last.colon));
                             self.fresh(out, v, self.indent_of(&last.lead, indent));
+                            after_last = false;
                         }
                     }
                 }
-                out.push_str(self.text(close));
+                match same_line.filter(|_| moved) {
+                    Some(comment) => out.push_str(&close_text[comment.len()..]),
+                    None => out.push_str(close_text),
+                }
                 out.push('}');
             }
             (Node::Array { items, close, .. }, Value::Array(old_arr), Value::Array(new_arr))
