@@ -205,7 +205,15 @@ fn the_hooks_toolkit_decides_as_the_real_claude_code_does() {
         let hooks = json!({"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
             "command": format!("cat >/dev/null; {answer}")}]}]});
         let o = claude_session(&agent, &work, hooks.clone(), "echo ran");
-        let v = support::toolkit_run(&work, "claude", ".claude", hooks, "echo ran", "PostToolUse");
+        let v = support::toolkit_run(
+            &work,
+            "claude",
+            ".claude",
+            hooks,
+            "echo ran",
+            "PostToolUse",
+            "Bash",
+        );
         let last = o
             .requests
             .last()

@@ -348,10 +348,11 @@ pub fn toolkit_pre_tool_use(
     hooks: Value,
     command: &str,
 ) -> Value {
-    toolkit_run(work, host, dir, hooks, command, "PreToolUse")
+    toolkit_run(work, host, dir, hooks, command, "PreToolUse", "Bash")
 }
 
-/// [`toolkit_pre_tool_use`] for another tool event (`PostToolUse`).
+/// [`toolkit_pre_tool_use`] for another event (`PostToolUse`, Gemini's `BeforeTool`) and
+/// the host's name of its shell tool.
 pub fn toolkit_run(
     work: &Path,
     host: &str,
@@ -359,6 +360,7 @@ pub fn toolkit_run(
     hooks: Value,
     command: &str,
     event: &str,
+    tool: &str,
 ) -> Value {
     let home = work.join("toolkit-home");
     std::fs::create_dir_all(home.join(dir)).unwrap();
@@ -369,7 +371,7 @@ pub fn toolkit_run(
     .unwrap();
     let out = Command::new(tokenjuice())
         .args([
-            "hooks", "run", event, "--host", host, "--tool", "Bash", "--format", "json", "--input",
+            "hooks", "run", event, "--host", host, "--tool", tool, "--format", "json", "--input",
         ])
         .arg(serde_json::json!({"command": command, "description": "probe"}).to_string())
         .env("HOME", &home)
