@@ -174,25 +174,13 @@ fn the_hooks_toolkit_decides_as_the_real_codebuddy_cli_does() {
         let cmd = format!("touch {}", marker.display());
         let result = cli_session(&agent, &work, hooks.clone(), &cmd);
         let v = toolkit(&work, hooks, &cmd);
-        assert_eq!(
+        support::assert_same_decision(
+            name,
+            "the CLI",
             marker.exists(),
-            blocked_because.is_none(),
-            "{name}: did the CLI run the tool? Its result: {result}"
+            &result,
+            &v,
+            blocked_because,
         );
-        assert_eq!(
-            v["blocked"],
-            blocked_because.is_some(),
-            "{name}: the toolkit: {v}"
-        );
-        if let Some(reason) = blocked_because {
-            assert!(
-                result.contains(reason),
-                "{name}: the CLI's result: {result}"
-            );
-            assert!(
-                v["reason"].as_str().is_some_and(|r| r.contains(reason)),
-                "{name}: the toolkit: {v}"
-            );
-        }
     }
 }

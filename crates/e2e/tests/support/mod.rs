@@ -338,6 +338,39 @@ pub const CODEBUDDY_ENV: &[(&str, &str)] = &[
     ("SHELL", "/bin/bash"),
 ];
 
+/// The host and the toolkit decided alike on a hook that may stop the tool: the host ran it
+/// (`ran`: its marker file exists) exactly when the toolkit does not call it blocked, and
+/// when blocked, the host's tool result (`result`) and the toolkit's reason both hold
+/// `blocked_because`.
+pub fn assert_same_decision(
+    name: &str,
+    host: &str,
+    ran: bool,
+    result: &str,
+    toolkit: &Value,
+    blocked_because: Option<&str>,
+) {
+    assert_eq!(
+        ran,
+        blocked_because.is_none(),
+        "{name}: did {host} run the tool? Its result: {result}"
+    );
+    assert_eq!(
+        toolkit["blocked"],
+        blocked_because.is_some(),
+        "{name}: the toolkit: {toolkit}"
+    );
+    if let Some(reason) = blocked_because {
+        assert!(result.contains(reason), "{name}: {host}'s result: {result}");
+        assert!(
+            toolkit["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains(reason)),
+            "{name}: the toolkit: {toolkit}"
+        );
+    }
+}
+
 /// `tokenjuice hooks run PreToolUse --host <host> --tool Bash` for `command`, with `hooks` as
 /// the only settings of a fresh home (`<home>/<dir>/settings.json`): the JSON outcome, to hold
 /// against what the real host did with the same settings.
