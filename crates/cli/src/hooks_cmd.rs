@@ -657,6 +657,7 @@ fn run_event(a: RunArgs) -> Result<i32> {
         }
     };
     let outcome = engine.run(event, &payload);
+    let unknown_tool = a.tool.as_deref().and_then(|t| unknown_tool_hint(d, t));
     let skipped: Vec<Value> = if outcome.hooks.is_empty() {
         engine
             .plan(event, &payload)
@@ -670,6 +671,9 @@ fn run_event(a: RunArgs) -> Result<i32> {
     let diagnostics = &engine.settings().diagnostics;
     if a.format == Format::Json {
         let mut v = outcome.to_json();
+        if let (Some(hint), Some(w)) = (&unknown_tool, v["warnings"].as_array_mut()) {
+            w.push(Value::String(hint.clone()));
+        }
         if let Value::Object(m) = &mut v {
             m.insert("skipped".into(), Value::Array(skipped));
             m.insert(
@@ -682,9 +686,32 @@ fn run_event(a: RunArgs) -> Result<i32> {
         for diag in diagnostics {
             eprintln!("{diag}");
         }
+        if let Some(hint) = &unknown_tool {
+            eprintln!("warning: {hint}");
+        }
         print_outcome(d, &outcome, &skipped);
     }
     Ok(outcome.exit_code())
+}
+
+/// `--tool` names none of the host's own tools (nor an alias of one): say so, since hooks
+/// matching the host's tools will not see it (`--tool Bash` for Gemini, whose shell tool is
+/// `run_shell_command`). An MCP tool's name is taken as given.
+fn unknown_tool_hint(d: &Dialect, tool: &str) -> Option<String> {
+    let names = d.tools.names;
+    let known = names.is_empty()
+        || names.contains(&d.canonical_tool_name(tool).as_str())
+        || tool.starts_with("mcp__")
+        || tool.starts_with("mcp_");
+    (!known).then(|| {
+        format!(
+            "`{tool}` is not one of {}'s tools ({}); hooks matching them do not see it (the \
+             shell tool here is {}; the PreBash/PostBash events pick it for you)",
+            d.id,
+            names.join(", "),
+            d.tools_of(ToolClass::Shell).join("/")
+        )
+    })
 }
 
 fn indent(s: &str, prefix: &str, max_lines: usize) -> String {

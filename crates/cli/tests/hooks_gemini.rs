@@ -112,3 +112,37 @@ fn project_hooks_run_before_user_hooks() {
     assert_eq!(v["systemMessage"], "project\nuser");
     assert_eq!(v["payload"]["hook_event_name"], "AfterAgent");
 }
+
+#[test]
+fn a_tool_name_gemini_does_not_have_is_pointed_out() {
+    let w = World::new();
+    gemini(
+        &w,
+        json!({"BeforeTool": [group(Some("run_shell_command"), &py("guard_dangerous.py"), Some(5000.0))]}),
+    );
+    // Claude's name for the shell tool: the hook for run_shell_command does not see it
+    let (code, v) = w.run(
+        "gemini",
+        "BeforeTool",
+        &["--tool", "Bash", "--input", r#"{"command":"rm -rf /"}"#],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains("`Bash` is not one of gemini's tools")
+            && warnings.contains("the shell tool here is run_shell_command"),
+        "{v:#}"
+    );
+    // its own name, or an MCP tool's, is taken as given
+    for tool in ["run_shell_command", "mcp__memory__read"] {
+        let (_, v) = w.run(
+            "gemini",
+            "BeforeTool",
+            &["--tool", tool, "--input", r#"{"command":"ls"}"#],
+        );
+        assert!(
+            !v["warnings"].to_string().contains("is not one of"),
+            "{v:#}"
+        );
+    }
+}
