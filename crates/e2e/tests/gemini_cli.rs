@@ -38,35 +38,7 @@ fn setup(p: &Paths) {
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let bin = agent.dir.join("node_modules/.bin");
-    Spec {
-        wire: Wire::Gemini,
-        tool: "run_shell_command".into(),
-        calls,
-        final_text: "done".into(),
-        model: "gemini-2.5-pro".into(),
-        argv: vec![
-            bin.join("gemini").display().to_string(),
-            "--skip-trust".into(),
-            "--approval-mode".into(),
-            "default".into(),
-            "-p".into(),
-            "run the commands".into(),
-        ],
-        env: support::agent_env(
-            p,
-            &bin,
-            &[
-                ("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:{PORT}"),
-                ("GEMINI_API_KEY", "e2e-fake"),
-                ("GEMINI_CLI_NO_RELAUNCH", "1"),
-            ],
-        ),
-        cwd: p.project.clone(),
-        timeout: support::timeout(),
-        files: Vec::new(),
-        stdin: None,
-    }
+    support::gemini_spec(agent, p, "run the commands", calls)
 }
 
 #[test]

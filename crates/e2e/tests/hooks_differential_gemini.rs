@@ -9,17 +9,15 @@ mod support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::{Spec, Wire};
 
 /// One `gemini -p` session whose model runs `command` once, with `hooks` in the user's
 /// settings (and `touch` allowed, so only the hook can stop it): the model's tool result.
 fn gemini_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str) -> String {
-    let home = work.join("home");
-    let project = work.join("project");
-    std::fs::create_dir_all(home.join(".gemini")).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
+    let p = support::drive::Paths::under(work);
+    std::fs::create_dir_all(p.home.join(".gemini")).unwrap();
+    std::fs::create_dir_all(&p.project).unwrap();
     std::fs::write(
-        home.join(".gemini/settings.json"),
+        p.home.join(".gemini/settings.json"),
         json!({
             "security": {"auth": {"selectedType": "gemini-api-key"}},
             "tools": {"allowed": ["run_shell_command(touch)"]},
@@ -28,42 +26,8 @@ fn gemini_session(agent: &support::Agent, work: &Path, hooks: Value, command: &s
         .to_string(),
     )
     .unwrap();
-    let bin = agent.dir.join("node_modules/.bin");
-    let spec = Spec {
-        wire: Wire::Gemini,
-        tool: "run_shell_command".into(),
-        calls: vec![json!({"command": command, "description": "probe"})],
-        final_text: "done".into(),
-        model: "gemini-2.5-pro".into(),
-        argv: vec![
-            bin.join("gemini").display().to_string(),
-            "--skip-trust".into(),
-            "--approval-mode".into(),
-            "default".into(),
-            "-p".into(),
-            "go".into(),
-        ],
-        env: vec![
-            ("HOME".into(), home.display().to_string()),
-            ("TMPDIR".into(), support::session_tmp(work)),
-            (
-                "PATH".into(),
-                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
-            ),
-            (
-                "GOOGLE_GEMINI_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}".into(),
-            ),
-            ("GEMINI_API_KEY".into(), "e2e-fake".into()),
-            ("GEMINI_CLI_NO_RELAUNCH".into(), "1".into()),
-            ("TERM".into(), "dumb".into()),
-        ],
-        cwd: project,
-        timeout: support::timeout(),
-        files: Vec::new(),
-        stdin: None,
-    };
-    let o = support::run(&spec, work);
+    let calls = vec![json!({"command": command, "description": "probe"})];
+    let o = support::run(&support::gemini_spec(agent, &p, "go", calls), work);
     o.results
         .first()
         .map(|r| r.text.clone())

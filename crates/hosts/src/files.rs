@@ -201,26 +201,12 @@ pub fn has_comments(text: &str) -> bool {
     !comment_spans(text).is_empty()
 }
 
-/// The last `max` bytes of a file, from its first whole line (a transcript's last entries).
-/// Only a regular file is read (opened without blocking, so a FIFO put there cannot hang
-/// the caller).
+/// The last `max` bytes of a regular file, from its first whole line (a transcript's last
+/// entries); opened without blocking, so a FIFO put there cannot hang the caller.
 pub fn read_tail(path: &Path, max: u64) -> Option<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let len = f.metadata().ok()?.len();
-    let start = len.saturating_sub(max);
-    f.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::with_capacity((len - start) as usize);
-    f.take(max).read_to_end(&mut buf).ok()?;
-    let from = if start == 0 {
+    let buf = tokenjuice_untrusted::read_tail(path, max).ok()?;
+    let whole = std::fs::metadata(path).is_ok_and(|m| m.len() <= max);
+    let from = if whole {
         0
     } else {
         buf.iter().position(|&b| b == b'\n')? + 1

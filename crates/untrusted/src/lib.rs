@@ -105,6 +105,17 @@ pub fn read(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     Ok(buf)
 }
 
+/// The last `max` bytes of a regular file of any size (a transcript's newest entries).
+pub fn read_tail(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::{Seek, SeekFrom};
+    let (mut f, len) = open(path, u64::MAX)?;
+    let start = len.saturating_sub(max);
+    f.seek(SeekFrom::Start(start)).map_err(ReadError::Io)?;
+    let mut buf = Vec::with_capacity((len - start) as usize);
+    f.take(max).read_to_end(&mut buf).map_err(ReadError::Io)?;
+    Ok(buf)
+}
+
 /// [`read`] as UTF-8 text.
 pub fn read_to_string(path: &Path, max: u64) -> Result<String, ReadError> {
     String::from_utf8(read(path, max)?)
@@ -115,6 +126,16 @@ pub fn read_to_string(path: &Path, max: u64) -> Result<String, ReadError> {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_tail_is_the_last_bytes_of_a_regular_file_only() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("t.jsonl");
+        std::fs::write(&p, "one\ntwo\nthree\n").unwrap();
+        assert_eq!(read_tail(&p, 6).unwrap(), b"three\n");
+        assert_eq!(read_tail(&p, 100).unwrap(), b"one\ntwo\nthree\n");
+        assert!(read_tail(d.path(), 10).is_err());
+    }
 
     #[test]
     fn a_regular_file_and_a_link_to_one_are_read() {

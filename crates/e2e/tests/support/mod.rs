@@ -322,6 +322,40 @@ pub fn npm_bin_version(agent: &Agent, name: &str) -> Vec<String> {
     ]
 }
 
+/// `gemini -p <prompt>` against the fake model server, in `p`'s project with `p`'s home,
+/// asking before tools unless the settings allow them, calling the shell tool with `calls`.
+pub fn gemini_spec(agent: &Agent, p: &drive::Paths, prompt: &str, calls: Vec<Value>) -> Spec {
+    let bin = agent.dir.join("node_modules/.bin");
+    Spec {
+        wire: Wire::Gemini,
+        tool: "run_shell_command".into(),
+        calls,
+        final_text: "done".into(),
+        model: "gemini-2.5-pro".into(),
+        argv: vec![
+            bin.join("gemini").display().to_string(),
+            "--skip-trust".into(),
+            "--approval-mode".into(),
+            "default".into(),
+            "-p".into(),
+            prompt.into(),
+        ],
+        env: agent_env(
+            p,
+            &bin,
+            &[
+                ("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:{PORT}"),
+                ("GEMINI_API_KEY", "e2e-fake"),
+                ("GEMINI_CLI_NO_RELAUNCH", "1"),
+            ],
+        ),
+        cwd: p.project.clone(),
+        timeout: timeout(),
+        files: Vec::new(),
+        stdin: None,
+    }
+}
+
 /// The CodeBuddy Code CLI inside the pinned agent SDK (run it with node).
 pub fn codebuddy_cli(agent: &Agent) -> PathBuf {
     agent
