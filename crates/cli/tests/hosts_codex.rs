@@ -252,3 +252,137 @@ fn with_tokenjuice_gone_the_script_leaves_every_command_alone() {
         &out[out.len() - 40..]
     );
 }
+
+/// `zsh -c <cmd>` as Codex runs it for a zsh user, with `ZDOTDIR` as install set it.
+fn zsh_with(w: &World, zdotdir: &std::path::Path, cmd: &str) -> (String, i32) {
+    let out = Command::new("zsh")
+        .arg("-c")
+        .arg(cmd)
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("ZDOTDIR", zdotdir)
+        .env("BASH_ENV", w.home.join(".codex/tokenjuice/bash_env.sh"))
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_output() {
+    let (w, _) = installed();
+    let dir = w.home.join(".codex");
+    let config = w.read(&dir.join("config.toml"));
+    let zdotdir = dir.join("tokenjuice/zsh");
+    assert!(
+        config.contains(&format!("ZDOTDIR = \"{}\"", zdotdir.display())),
+        "{config}"
+    );
+    // the user's own files: ~/.zshenv moves ZDOTDIR, whose .zshenv exports a variable
+    std::fs::write(
+        w.home.join(".zshenv"),
+        "export FROM_ZSHENV=yes\nexport ZDOTDIR=\"$HOME/.config/zsh\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(w.home.join(".config/zsh")).unwrap();
+    std::fs::write(w.home.join(".config/zsh/.zshenv"), "export FROM_XDG=yes\n").unwrap();
+
+    let (text, code) = zsh_with(
+        &w,
+        &zdotdir,
+        "seq 1 3000; echo 'error: disk full' >&2; exit 3",
+    );
+    assert_eq!(code, 3);
+    assert!(
+        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
+        "{text}"
+    );
+    // what the command sees is what plain zsh gives it: the user's ~/.zshenv ran (in the
+    // command's own zsh), the variables tokenjuice set are gone, the shell level is the same
+    let probe = "echo \"$0 $FROM_ZSHENV ${ZDOTDIR-unset} ${BASH_ENV-unset} $SHLVL\"; zsh -c 'echo nested ${FROM_XDG-unset}'; exit 4";
+    let (text, code) = zsh_with(&w, &zdotdir, probe);
+    let plain = Command::new("zsh")
+        .args(["-c", probe])
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .output()
+        .unwrap();
+    assert_eq!(code, 4);
+    assert_eq!(plain.status.code(), Some(4));
+    assert_eq!(text, String::from_utf8_lossy(&plain.stdout));
+    assert_eq!(
+        text,
+        format!(
+            "zsh yes {}/.config/zsh unset 2\nnested yes\n",
+            w.home.display()
+        )
+    );
+
+    let out = w.run(&["uninstall", "codex"]);
+    assert!(out.status.success());
+    assert_eq!(w.read(&dir.join("config.toml")), CONFIG);
+    assert!(!zdotdir.join(".zshenv").exists());
+}
+
+#[test]
+fn a_zdotdir_the_user_set_for_codex_is_given_back_to_commands_and_by_uninstall() {
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mine = w.home.join("zdot");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join(".zshenv"), "export FROM_MINE=yes\n").unwrap();
+    let text = CONFIG.replace(
+        "inherit = \"all\"\n",
+        &format!(
+            "inherit = \"all\"\nset = {{ ZDOTDIR = \"{}\" }}\n",
+            mine.display()
+        ),
+    );
+    std::fs::write(dir.join("config.toml"), &text).unwrap();
+    let out = w.run(&["install", "codex", "--local"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "your ZDOTDIR `{}` (from config.toml)",
+            mine.display()
+        )),
+        "{}",
+        stdout(&out)
+    );
+    // installing again keeps what the user had (read back from the script)
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    let (out, code) = zsh_with(
+        &w,
+        &dir.join("tokenjuice/zsh"),
+        "echo \"$FROM_MINE $ZDOTDIR\"",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("yes {}\n", mine.display()));
+    assert!(w.run(&["uninstall", "codex"]).status.success());
+    assert_eq!(w.read(&dir.join("config.toml")), text);
+}
+
+#[test]
+fn a_policy_that_would_drop_zdotdir_installs_for_bash_and_says_zsh_gets_nothing() {
+    let w = World::new();
+    let dir = w.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "[shell_environment_policy]\ninclude_only = [\"PATH\", \"HOME\", \"BASH_*\"]\n";
+    std::fs::write(dir.join("config.toml"), text).unwrap();
+    let out = w.run(&["install", "codex", "--local"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("does not let ZDOTDIR through"),
+        "{}",
+        stdout(&out)
+    );
+}

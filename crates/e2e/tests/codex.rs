@@ -34,30 +34,66 @@ fn args(s: &Scenario) -> Value {
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    spec_for(agent, p, calls, "/bin/bash", Vec::new())
+}
+
+/// The session as a user whose login shell is zsh: Codex takes the shell from the password
+/// database, so the agent runs in a mount namespace where `/etc/passwd` names zsh.
+fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let passwd = p.work.join("passwd");
+    let text = std::fs::read_to_string("/etc/passwd").unwrap();
+    // the owner of a folder this test made is the user the agent runs as
+    let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&p.work).unwrap()).to_string();
+    let zsh = zsh_path().expect("zsh");
+    let text: String = text
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(':').collect();
+            if f.len() == 7 && f[2] == uid {
+                f[6] = &zsh;
+            }
+            f.join(":") + "\n"
+        })
+        .collect();
+    std::fs::write(&passwd, text).unwrap();
+    let wrap = vec![
+        "unshare".to_string(),
+        "-m".into(),
+        "sh".into(),
+        "-c".into(),
+        "mount --bind \"$0\" /etc/passwd && exec \"$@\"".into(),
+        passwd.display().to_string(),
+    ];
+    spec_for(agent, p, calls, &zsh, wrap)
+}
+
+fn spec_for(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str, wrap: Vec<String>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     let config = p.home.join(".codex/config.toml");
     let text = std::fs::read_to_string(&config).unwrap();
+    let mut argv = wrap;
+    argv.extend([
+        bin.join("codex").display().to_string(),
+        "exec".into(),
+        "--skip-git-repo-check".into(),
+        "-s".into(),
+        "workspace-write".into(),
+        "run the commands".into(),
+    ]);
     Spec {
         wire: Wire::OpenAiResponses,
         tool: "exec_command".into(),
         calls,
         final_text: "done".into(),
         model: "gpt-5.5".into(),
-        argv: vec![
-            bin.join("codex").display().to_string(),
-            "exec".into(),
-            "--skip-git-repo-check".into(),
-            "-s".into(),
-            "workspace-write".into(),
-            "run the commands".into(),
-        ],
+        argv,
         env: support::agent_env(
             p,
             &bin,
             &[
                 ("CODEX_HOME", &p.home.join(".codex").display().to_string()),
                 ("FAKE_KEY", "e2e-fake"),
-                ("SHELL", "/bin/bash"),
+                ("SHELL", shell),
             ],
         ),
         cwd: p.project.clone(),
@@ -65,6 +101,43 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
         files: vec![(config, text)],
         stdin: None,
     }
+}
+
+fn zsh_path() -> Option<String> {
+    ["/bin/zsh", "/usr/bin/zsh"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).is_file())
+        .map(str::to_string)
+}
+
+/// zsh, and a mount namespace to give the agent a password database that names it; else
+/// why not.
+fn zsh_user_possible() -> Result<String, String> {
+    let zsh = zsh_path().ok_or("zsh is not installed")?;
+    let ok = std::process::Command::new("unshare")
+        .args(["-m", "sh", "-c", "mount --bind /etc/passwd /etc/passwd"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(zsh)
+    } else {
+        Err("no mount namespace here (`unshare -m` with a bind mount failed; it needs root)".into())
+    }
+}
+
+/// The user's own zsh start-up files: `~/.zshenv` exports a variable and moves ZDOTDIR to
+/// `~/.config/zsh` (as many do), whose `.zshenv` exports another; `~/.zshrc` an alias.
+fn setup_zsh(p: &Paths) {
+    setup(p);
+    std::fs::write(
+        p.home.join(".zshenv"),
+        "export FROM_ZSHENV=yes\nexport ZDOTDIR=\"$HOME/.config/zsh\"\n",
+    )
+    .unwrap();
+    let xdg = p.home.join(".config/zsh");
+    std::fs::create_dir_all(&xdg).unwrap();
+    std::fs::write(xdg.join(".zshenv"), "export FROM_XDG_ZSHENV=yes\n").unwrap();
+    std::fs::write(xdg.join(".zshrc"), "alias ll='ls -l'\n").unwrap();
 }
 
 #[test]
@@ -92,6 +165,13 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         name: "tty session",
         command: "seq 1 300; tty >/dev/null && echo has-tty".into(),
         extra: json!({"tty": true}),
+        judge: Judge::Same,
+    });
+    // the variables tokenjuice sets are given back, and the shell is as deep as before
+    scs.push(Scenario {
+        name: "the shell's own variables",
+        command: "echo \"shlvl=$SHLVL zdotdir=${ZDOTDIR-unset} bash_env=${BASH_ENV-unset}\"; bash -c 'echo nested $SHLVL'".into(),
+        extra: json!({}),
         judge: Judge::Same,
     });
     // The filter shows held output once the command has printed nothing for a second: a
@@ -144,4 +224,96 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         version: |a| support::npm_bin_version(a, "codex"),
     };
     drive::compare(&case, &agent);
+}
+
+#[test]
+fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    if let Err(why) = zsh_user_possible() {
+        if std::env::var("TOKENJUICE_E2E").as_deref() == Ok("skip") {
+            eprintln!("SKIPPED e2e codex (zsh user): {why}");
+            return;
+        }
+        panic!("e2e codex (zsh user): {why}; set TOKENJUICE_E2E=skip to skip the real-agent tests");
+    }
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
+        if s.name == "non-zero exit" {
+            s.judge = Judge::SameLines;
+        }
+        s
+    }));
+    scs.extend(scenarios::permissions());
+    scs.extend([
+        Scenario {
+            name: "the user's start-up files",
+            command: "echo \"$0 zshenv=${FROM_ZSHENV-unset} xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset} bash_env=${BASH_ENV-unset} shlvl=$SHLVL\"; print -r -- ${ZSH_VERSION+zsh}".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "a zsh the command starts",
+            command: "zsh -c 'echo nested xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset}'; bash -c 'echo bash ${BASH_ENV-unset}'".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "workdir argument",
+            command: "pwd".into(),
+            extra: json!({"workdir": "sub"}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "not a login shell",
+            command: "seq 1 3000; echo $0".into(),
+            extra: json!({"login": false}),
+            judge: Judge::Compacts(&["3000", "zsh"]),
+        },
+        Scenario {
+            name: "tty session",
+            command: "seq 1 300; tty >/dev/null && echo has-tty".into(),
+            extra: json!({"tty": true}),
+            judge: Judge::Same,
+        },
+        scenarios::failing_over_10k(),
+    ]);
+    let case = Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism: "ZDOTDIR (shell_environment_policy.set) .zshenv: the command runs unchanged in the user's zsh, its output through tokenjuice",
+        scenarios: scs,
+        args,
+        setup: setup_zsh,
+        spec: spec_zsh,
+        report: false,
+        version: |a| support::npm_bin_version(a, "codex"),
+    };
+    let (_, with) = drive::compare(&case, &agent);
+    // doctor, as that user, names the route and proves it
+    let passwd = with.work.join("passwd");
+    let out = std::process::Command::new("unshare")
+        .args([
+            "-m",
+            "sh",
+            "-c",
+            "mount --bind \"$0\" /etc/passwd && exec \"$@\"",
+        ])
+        .arg(&passwd)
+        .arg(support::tokenjuice())
+        .args(["doctor", "codex"])
+        .env("HOME", with.work.join("home"))
+        .env_remove("CODEX_HOME")
+        .env_remove("ZDOTDIR")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("your login shell is zsh")
+            && report.contains("zsh with tokenjuice's ZDOTDIR compacted")
+            && report.contains("health: ok"),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

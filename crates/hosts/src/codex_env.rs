@@ -1,15 +1,28 @@
-//! Codex: `BASH_ENV` through `shell_environment_policy`.
+//! Codex: `BASH_ENV` and `ZDOTDIR` through `shell_environment_policy`.
 //!
 //! Codex (0.169) lets the user set variables for the commands it runs
 //! (`[shell_environment_policy] set = { … }` in `config.toml`); hooks do not get them.
-//! tokenjuice sets `BASH_ENV` to a script of its own. Bash reads that script before running
-//! `bash -c '<command>'`: the script runs the command unchanged in a subshell of the same
-//! bash and sends the output through `tokenjuice --codex-filter`, then exits with the
-//! command's status. Codex decided approval, sandbox and exec-policy rules on the command as
-//! the model wrote it, before bash started; PATH, working directory and the shell snapshot
-//! are Codex's. Codex's own snapshot wrapper (`__CODEX_SNAPSHOT_…`), terminal sessions
-//! (`tty`) and shells other than bash are left alone. A `BASH_ENV` the user had is sourced
-//! first and stays the one the command's own bash scripts see.
+//! Codex runs a command with the user's login shell (from the password database; bash when
+//! that is neither bash nor zsh on Linux), as `<shell> -c '<command>'` behind a wrapper
+//! `<shell> -c` that sources its shell snapshot and `exec`s it.
+//!
+//! - bash: tokenjuice sets `BASH_ENV` to a script of its own. Bash reads that script before
+//!   running the command: the script runs the command unchanged in a subshell of the same
+//!   bash and sends the output through `tokenjuice --codex-filter`, then exits with the
+//!   command's status.
+//! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` does the same
+//!   with `$ZSH_EXECUTION_STRING`; the command's zsh starts with the user's `ZDOTDIR` again,
+//!   so it reads the user's own start-up files as it would have. Where it does not run the
+//!   command (Codex's snapshot wrapper, a terminal session, an interactive zsh), it reads the
+//!   user's `.zshenv` in place and steps aside.
+//!
+//! Codex decided approval, sandbox and exec-policy rules on the command as the model wrote
+//! it, before the shell started; PATH, working directory and the shell snapshot are Codex's.
+//! Codex's own snapshot wrapper (`__CODEX_SNAPSHOT_…`) and terminal sessions (`tty`) are
+//! left alone. Before the command runs, both variables are given back: a `BASH_ENV` the
+//! user had is sourced first and stays the one the command's own bash scripts see, and the
+//! `ZDOTDIR` the user had (set in config.toml, or in the environment `install` ran in) is the
+//! one the command and its own zsh scripts see.
 
 use std::path::{Path, PathBuf};
 
@@ -19,12 +32,20 @@ use crate::env::Env;
 use crate::error::{HostsError, Result};
 use crate::files;
 
-/// First line of the script; marks it as ours.
+/// First line of the bash script; marks it as ours.
 pub const SCRIPT_MARK: &str = "# tokenjuice-managed: Codex BASH_ENV script";
+/// First line of the zsh script (`<ZDOTDIR>/.zshenv`); marks it as ours.
+pub const ZSH_MARK: &str = "# tokenjuice-managed: Codex ZDOTDIR script";
+/// In the scripts when the user's `ZDOTDIR` came from config.toml (uninstall puts it back
+/// there); without it, it came from the environment `install` ran in.
+const ZDOTDIR_FROM_CONFIG: &str = "# ZDOTDIR was set in config.toml";
 
 pub struct Paths {
     pub config: PathBuf,
     pub script: PathBuf,
+    /// The folder `ZDOTDIR` names; its `.zshenv` is [`Paths::zsh_script`].
+    pub zdotdir: PathBuf,
+    pub zsh_script: PathBuf,
     pub hooks: PathBuf,
 }
 
@@ -35,41 +56,138 @@ pub fn paths(env: &Env) -> Result<Paths> {
         env,
     )?;
     let dir = config.parent().map(Path::to_path_buf).unwrap_or_default();
+    let zdotdir = dir.join("tokenjuice/zsh");
     Ok(Paths {
         script: dir.join("tokenjuice/bash_env.sh"),
+        zsh_script: zdotdir.join(".zshenv"),
+        zdotdir,
         hooks: dir.join("hooks.json"),
         config,
     })
 }
 
-/// The script, with the launcher and a user's earlier `BASH_ENV` baked in.
-pub fn script(launcher: &str, previous: Option<&str>) -> String {
+/// What the user had before tokenjuice: given back to the command, and by uninstall.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Previous {
+    pub bash_env: Option<String>,
+    pub zdotdir: Option<String>,
+    /// `zdotdir` was in config.toml's `set` (else it came from the environment).
+    pub zdotdir_in_config: bool,
+}
+
+impl Previous {
+    /// Shell lines that give both variables back (for bash and zsh alike).
+    fn give_back(&self, indent: &str) -> String {
+        let q = tokenjuice_core::shell::quote;
+        let line = |var: &str, v: &Option<String>| match v {
+            Some(p) => format!("{indent}export {var}={}\n", q(p)),
+            None => format!("{indent}unset {var}\n"),
+        };
+        format!(
+            "{}{}",
+            line("BASH_ENV", &self.bash_env),
+            line("ZDOTDIR", &self.zdotdir)
+        )
+    }
+
+    fn origin_line(&self) -> String {
+        if self.zdotdir_in_config {
+            format!("{ZDOTDIR_FROM_CONFIG}\n")
+        } else {
+            String::new()
+        }
+    }
+
+    /// Read back from one of our scripts.
+    fn read_back(script_text: &str) -> Previous {
+        Previous {
+            bash_env: exported_in(script_text, "BASH_ENV"),
+            zdotdir: exported_in(script_text, "ZDOTDIR"),
+            zdotdir_in_config: script_text.lines().any(|l| l.trim() == ZDOTDIR_FROM_CONFIG),
+        }
+    }
+}
+
+/// The bash script, with the launcher and what the user had baked in.
+pub fn script(launcher: &str, previous: &Previous) -> String {
     let q = tokenjuice_core::shell::quote;
-    let (chain, keep) = match previous {
-        Some(p) => (
-            format!("[ -r {0} ] && . {0}\n", q(p)),
-            format!("export BASH_ENV={}", q(p)),
-        ),
-        None => (String::new(), "unset BASH_ENV".to_string()),
+    let chain = match &previous.bash_env {
+        Some(p) => format!("[ -r {0} ] && . {0}\n", q(p)),
+        None => String::new(),
     };
     format!(
         "{SCRIPT_MARK} (written by `tokenjuice install codex`; `tokenjuice uninstall codex` removes it; do not edit).
 # Bash reads this before `bash -c '<command>'`. The command runs unchanged in the same bash
-# program with the same environment; its output goes through tokenjuice, then an exit marker;
-# bash exits with the command's status.
-{chain}case \"${{BASH_EXECUTION_STRING-}}\" in
+# program with the same environment (the user's BASH_ENV and ZDOTDIR given back, SHLVL as
+# it would be); its output goes through tokenjuice, then an exit marker; bash exits with the
+# command's status.
+{origin}{chain}case \"${{BASH_EXECUTION_STRING-}}\" in
   ''|__CODEX_SNAPSHOT_*) ;;
   *)
-    {keep}
-    if [ ! -t 1 ] && [ -x {launcher} ]; then
+{give_back}    if [ ! -t 1 ] && [ -x {launcher} ]; then
       __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
-      {{ \"${{BASH:-/bin/bash}}\" -c \"$BASH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit \"$__tj_rc\"; }} 2>&1 \\
+      {{ SHLVL=$(( SHLVL - 1 )) \"${{BASH:-/bin/bash}}\" -c \"$BASH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit \"$__tj_rc\"; }} 2>&1 \\
         | {launcher} --codex-filter=\"$__tj_n\" \"$BASH_EXECUTION_STRING\"
       exit \"${{PIPESTATUS[0]}}\"
     fi
     ;;
 esac
 ",
+        origin = previous.origin_line(),
+        give_back = previous.give_back("    "),
+        launcher = q(launcher)
+    )
+}
+
+/// The zsh script (`.zshenv` in the folder `ZDOTDIR` names for Codex's commands).
+pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
+    let q = tokenjuice_core::shell::quote;
+    format!(
+        "{ZSH_MARK} (written by `tokenjuice install codex`; `tokenjuice uninstall codex` removes it; do not edit).
+# zsh reads this first: Codex sets ZDOTDIR to this folder for its commands. For a command,
+# the user's ZDOTDIR and BASH_ENV are given back and the command runs unchanged in the same
+# zsh program (which reads the user's own start-up files); its output goes through
+# tokenjuice, then an exit marker; zsh exits with the command's status. Anywhere else (Codex's
+# snapshot wrapper, a terminal, an interactive zsh) this reads the user's .zshenv in place.
+{origin}__tj_ours=$ZDOTDIR
+__tj_run=
+case ${{ZSH_EXECUTION_STRING-}} in
+  ''|__CODEX_SNAPSHOT_*) ;;
+  *) [[ ! -t 1 && -x {launcher} ]] && __tj_run=1 ;;
+esac
+{give_back}# what Codex's snapshot wrapper found in the user's .zshenv (below) comes first
+if [[ -n ${{__TJ_CODEX_ZDOTDIR+x}} ]]; then
+  [[ $__TJ_CODEX_ZDOTDIR == set:* ]] && export ZDOTDIR=${{__TJ_CODEX_ZDOTDIR#set:}}
+  unset __TJ_CODEX_ZDOTDIR
+fi
+if [[ -n $__tj_run ]]; then
+  unset __tj_run __tj_ours
+  __tj_n=$RANDOM$RANDOM$RANDOM$$
+  __tj_l=()
+  [[ -o login ]] && __tj_l=(-l)
+  {{ SHLVL=$(( SHLVL - 1 )) \"${{ZSH_ARGZERO#-}}\" $__tj_l -c \"$ZSH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit $__tj_rc; }} 2>&1 \\
+    | {launcher} --codex-filter=\"$__tj_n\" \"$ZSH_EXECUTION_STRING\"
+  exit ${{pipestatus[1]}}
+fi
+unset __tj_run
+__tj_fa=${{options[functionargzero]}}
+unsetopt functionargzero
+[[ -r ${{ZDOTDIR:-$HOME}}/.zshenv ]] && . ${{ZDOTDIR:-$HOME}}/.zshenv
+[[ $__tj_fa == on ]] && setopt functionargzero
+unset __tj_fa
+case ${{ZSH_EXECUTION_STRING-}} in
+  __CODEX_SNAPSHOT_*)
+    # the wrapper `exec`s the command's zsh, which must find this file again, and then
+    # start with the ZDOTDIR the user's .zshenv left for it
+    if [[ ${{(t)ZDOTDIR}} == *export* ]]; then export __TJ_CODEX_ZDOTDIR=set:$ZDOTDIR; else export __TJ_CODEX_ZDOTDIR=unset; fi
+    ZDOTDIR=$__tj_ours
+    export ZDOTDIR
+    ;;
+esac
+unset __tj_ours
+",
+        origin = previous.origin_line(),
+        give_back = previous.give_back(""),
         launcher = q(launcher)
     )
 }
@@ -87,25 +205,58 @@ fn policy_set(doc: &DocumentMut) -> Option<&Item> {
     doc.get("shell_environment_policy")?.get("set")
 }
 
+/// A variable set for Codex's commands (`shell_environment_policy.set`), if any.
+pub fn policy_var(doc: &DocumentMut, var: &str) -> Option<String> {
+    policy_set(doc)?.get(var)?.as_str().map(str::to_string)
+}
+
 /// The `BASH_ENV` value set for Codex's commands, if any.
 pub fn bash_env(doc: &DocumentMut) -> Option<String> {
-    policy_set(doc)?
-        .get("BASH_ENV")?
-        .as_str()
-        .map(str::to_string)
+    policy_var(doc, "BASH_ENV")
 }
 
-/// A script of ours at `path`, and the earlier `BASH_ENV` it sources.
-fn our_script(path: &Path) -> Option<String> {
+/// Whether `shell_environment_policy.include_only` (patterns; `*` matches any run of
+/// characters, case-insensitively, as Codex matches them) lets `var` through.
+pub fn include_only_lets_through(doc: &DocumentMut, var: &str) -> bool {
+    let Some(only) = doc
+        .get("shell_environment_policy")
+        .and_then(|t| t.get("include_only"))
+        .and_then(Item::as_array)
+    else {
+        return true;
+    };
+    only.is_empty()
+        || only
+            .iter()
+            .filter_map(|v| v.as_str())
+            .any(|pat| glob_matches(&pat.to_ascii_uppercase(), &var.to_ascii_uppercase()))
+}
+
+fn glob_matches(pat: &str, s: &str) -> bool {
+    match pat.split_once('*') {
+        None => pat == s,
+        Some((head, rest)) => {
+            let Some(s) = s.strip_prefix(head) else {
+                return false;
+            };
+            (0..=s.len()).any(|i| s.is_char_boundary(i) && glob_matches(rest, &s[i..]))
+        }
+    }
+}
+
+/// A script of ours at `path` (either mark).
+fn our_script(path: &Path, mark: &str) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
-    text.starts_with(SCRIPT_MARK).then_some(text)
+    text.starts_with(mark).then_some(text)
 }
 
-fn previous_in(script_text: &str) -> Option<String> {
-    let line = script_text
+/// The value of an `export VAR=<word>` line of one of our scripts (only the lines that give
+/// back what the user had are written so).
+fn exported_in(script_text: &str, var: &str) -> Option<String> {
+    let prefix = format!("export {var}=");
+    let word = script_text
         .lines()
-        .find(|l| l.starts_with("    export BASH_ENV="))?;
-    let word = line.trim().strip_prefix("export BASH_ENV=")?;
+        .find_map(|l| l.trim().strip_prefix(prefix.as_str()))?;
     let parsed = tokenjuice_core::shell::parse(word);
     match parsed.items.first()?.pipeline.commands.first()? {
         tokenjuice_core::shell::Command::Simple(c) => c.words.first().map(|w| w.text.clone()),
@@ -113,7 +264,40 @@ fn previous_in(script_text: &str) -> Option<String> {
     }
 }
 
-/// Edit the config and write the script. Returns lines for the user.
+/// What the user had: from config.toml where it is not ours, else from our scripts, else
+/// (`ZDOTDIR` only) from the environment install runs in.
+fn previous(doc: &DocumentMut, p: &Paths, env: &Env) -> Previous {
+    let before = our_script(&p.script, SCRIPT_MARK)
+        .or_else(|| our_script(&p.zsh_script, ZSH_MARK))
+        .map(|t| Previous::read_back(&t))
+        .unwrap_or_default();
+    let script = p.script.display().to_string();
+    let zdotdir = p.zdotdir.display().to_string();
+    let bash_env = match bash_env(doc) {
+        Some(v) if v == script => before.bash_env.clone(),
+        other => other,
+    };
+    let (zdotdir, zdotdir_in_config) = match policy_var(doc, "ZDOTDIR") {
+        Some(v) if v == zdotdir => match env.var("ZDOTDIR") {
+            Some(e) if e != zdotdir && !before.zdotdir_in_config => (Some(e.to_string()), false),
+            _ => (before.zdotdir.clone(), before.zdotdir_in_config),
+        },
+        Some(v) => (Some(v), true),
+        None => (
+            env.var("ZDOTDIR")
+                .filter(|e| *e != zdotdir)
+                .map(str::to_string),
+            false,
+        ),
+    };
+    Previous {
+        bash_env,
+        zdotdir,
+        zdotdir_in_config,
+    }
+}
+
+/// Edit the config and write the scripts. Returns lines for the user.
 pub fn install(launcher: &str, env: &Env) -> Result<Vec<String>> {
     let p = paths(env)?;
     let loaded = files::load(&p.config)?;
@@ -124,29 +308,16 @@ pub fn install(launcher: &str, env: &Env) -> Result<Vec<String>> {
         .parse()
         .map_err(|e| malformed(&p.config, e))?;
     let ours = p.script.display().to_string();
-    let current = bash_env(&doc);
-    let previous = match current.as_deref() {
-        Some(v) if v == ours => our_script(&p.script).and_then(|t| previous_in(&t)),
-        Some(v) => Some(v.to_string()),
-        None => None,
-    };
-    if let Some(only) = doc
-        .get("shell_environment_policy")
-        .and_then(|t| t.get("include_only"))
-        .and_then(Item::as_array)
-    {
-        let lets_through = only
-            .iter()
-            .filter_map(|v| v.as_str())
-            .any(|pat| pat == "*" || pat.eq_ignore_ascii_case("BASH_ENV") || pat == "BASH_*");
-        if !only.is_empty() && !lets_through {
-            return Err(HostsError::Shape {
-                path: p.config.clone(),
-                what: "shell_environment_policy.include_only does not let BASH_ENV through, so Codex would drop it".into(),
-                fix: "add \"BASH_ENV\" to include_only, then run `tokenjuice install codex` again".into(),
-            });
-        }
+    let ours_zd = p.zdotdir.display().to_string();
+    let previous = previous(&doc, &p, env);
+    if !include_only_lets_through(&doc, "BASH_ENV") {
+        return Err(HostsError::Shape {
+            path: p.config.clone(),
+            what: "shell_environment_policy.include_only does not let BASH_ENV through, so Codex would drop it".into(),
+            fix: "add \"BASH_ENV\" (and \"ZDOTDIR\" for zsh) to include_only, then run `tokenjuice install codex` again".into(),
+        });
     }
+    let zsh_through = include_only_lets_through(&doc, "ZDOTDIR");
     let policy = doc
         .entry("shell_environment_policy")
         .or_insert(Item::Table(Table::new()));
@@ -168,39 +339,62 @@ pub fn install(launcher: &str, env: &Env) -> Result<Vec<String>> {
         });
     };
     set.insert("BASH_ENV", Item::Value(Value::from(ours.as_str())));
-    let text = script(launcher, previous.as_deref());
-    let script_loaded = files::load(&p.script)?;
-    if let Some(t) = &script_loaded.text {
-        if !t.starts_with(SCRIPT_MARK) {
+    set.insert("ZDOTDIR", Item::Value(Value::from(ours_zd.as_str())));
+    let scripts = [
+        (&p.script, SCRIPT_MARK, script(launcher, &previous)),
+        (&p.zsh_script, ZSH_MARK, zsh_script(launcher, &previous)),
+    ];
+    let mut loaded_scripts = Vec::new();
+    for (path, mark, text) in scripts {
+        let l = files::load(path)?;
+        if l.text.as_deref().is_some_and(|t| !t.starts_with(mark)) {
             return Err(HostsError::Shape {
-                path: p.script.clone(),
+                path: path.clone(),
                 what: "the file exists and was not written by tokenjuice".into(),
                 fix: "move it aside, then run `tokenjuice install codex` again".into(),
             });
         }
+        loaded_scripts.push((l, text));
     }
-    if let Some(dir) = p.script.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| HostsError::Write {
-            path: dir.to_path_buf(),
-            source: e,
-        })?;
+    for (l, text) in &loaded_scripts {
+        if let Some(dir) = l.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| HostsError::Write {
+                path: dir.to_path_buf(),
+                source: e,
+            })?;
+        }
+        files::store_owned(l, Some(text))?;
     }
-    files::store_owned(&script_loaded, Some(&text))?;
     files::store(&loaded, Some(&doc.to_string()))?;
     let mut lines = vec![
         format!(
-            "{}: shell_environment_policy.set.BASH_ENV = {ours}",
+            "{}: shell_environment_policy.set.BASH_ENV = {ours}, ZDOTDIR = {ours_zd}",
             p.config.display()
         ),
-        format!("wrote {}", p.script.display()),
+        format!(
+            "wrote {} (bash) and {} (zsh)",
+            p.script.display(),
+            p.zsh_script.display()
+        ),
     ];
-    if let Some(prev) = previous {
+    if let Some(prev) = &previous.bash_env {
         lines.push(format!("your BASH_ENV `{prev}` is still read first and stays the one your commands' scripts see"));
+    }
+    if let Some(prev) = &previous.zdotdir {
+        let from = if previous.zdotdir_in_config {
+            "config.toml"
+        } else {
+            "your environment"
+        };
+        lines.push(format!("your ZDOTDIR `{prev}` (from {from}) is given back to every command before it starts, so zsh reads your own start-up files"));
+    }
+    if !zsh_through {
+        lines.push("zsh: shell_environment_policy.include_only does not let ZDOTDIR through, so if your login shell is zsh nothing is compacted; add \"ZDOTDIR\" to include_only and run `tokenjuice install codex` again".into());
     }
     Ok(lines)
 }
 
-/// Take it out again (and give back a `BASH_ENV` the user had). True when anything changed.
+/// Take it out again (and give back what the user had set). True when anything changed.
 pub fn uninstall(env: &Env) -> Result<bool> {
     let p = paths(env)?;
     let loaded = files::load(&p.config)?;
@@ -209,23 +403,43 @@ pub fn uninstall(env: &Env) -> Result<bool> {
     };
     let mut doc: DocumentMut = text.parse().map_err(|e| malformed(&p.config, e))?;
     let ours = p.script.display().to_string();
-    if bash_env(&doc).as_deref() != Some(ours.as_str()) {
+    let ours_zd = p.zdotdir.display().to_string();
+    let has_bash = bash_env(&doc).as_deref() == Some(ours.as_str());
+    let has_zsh = policy_var(&doc, "ZDOTDIR").as_deref() == Some(ours_zd.as_str());
+    if !has_bash && !has_zsh {
         return Ok(false);
     }
-    let previous = our_script(&p.script).and_then(|t| previous_in(&t));
+    let previous = our_script(&p.script, SCRIPT_MARK)
+        .or_else(|| our_script(&p.zsh_script, ZSH_MARK))
+        .map(|t| Previous::read_back(&t))
+        .unwrap_or_default();
     if let Some(policy) = doc
         .get_mut("shell_environment_policy")
         .and_then(Item::as_table_like_mut)
     {
         if let Some(set) = policy.get_mut("set").and_then(Item::as_table_like_mut) {
-            match &previous {
-                Some(prev) => {
-                    set.insert("BASH_ENV", Item::Value(Value::from(prev.as_str())));
+            let mut give_back = |var: &str, ours: bool, prev: Option<&String>| {
+                if !ours {
+                    return;
                 }
-                None => {
-                    set.remove("BASH_ENV");
+                match prev {
+                    Some(v) => {
+                        set.insert(var, Item::Value(Value::from(v.as_str())));
+                    }
+                    None => {
+                        set.remove(var);
+                    }
                 }
-            }
+            };
+            give_back("BASH_ENV", has_bash, previous.bash_env.as_ref());
+            give_back(
+                "ZDOTDIR",
+                has_zsh,
+                previous
+                    .zdotdir
+                    .as_ref()
+                    .filter(|_| previous.zdotdir_in_config),
+            );
             if set.is_empty() {
                 policy.remove("set");
             }
@@ -235,21 +449,25 @@ pub fn uninstall(env: &Env) -> Result<bool> {
         }
     }
     files::store(&loaded, Some(&doc.to_string()))?;
-    if let Ok(s) = files::load(&p.script) {
-        if s.text
-            .as_deref()
-            .is_some_and(|t| t.starts_with(SCRIPT_MARK))
-        {
-            let _ = files::store_owned(&s, None);
+    for (path, mark) in [(&p.script, SCRIPT_MARK), (&p.zsh_script, ZSH_MARK)] {
+        if let Ok(s) = files::load(path) {
+            if s.text.as_deref().is_some_and(|t| t.starts_with(mark)) {
+                let _ = files::store_owned(&s, None);
+            }
         }
     }
+    let _ = std::fs::remove_dir(&p.zdotdir);
     Ok(true)
 }
 
-/// What doctor needs: the script installed and named by the config, and its launcher.
+/// What doctor needs: the scripts installed and named by the config, and their launcher.
 pub struct State {
     pub configured: Option<String>,
+    pub configured_zdotdir: Option<String>,
     pub script_ours: bool,
+    pub zsh_script_ours: bool,
+    /// `include_only` lets `ZDOTDIR` through.
+    pub zdotdir_through: bool,
     pub launcher: Option<String>,
 }
 
@@ -262,7 +480,7 @@ pub fn state(env: &Env) -> Result<(Paths, State)> {
         .unwrap_or("")
         .parse()
         .map_err(|e| malformed(&p.config, e))?;
-    let text = our_script(&p.script);
+    let text = our_script(&p.script, SCRIPT_MARK);
     let launcher = text.as_deref().and_then(|t| {
         let line = t.lines().find(|l| l.contains(" --codex-filter="))?;
         let cmd = line
@@ -278,7 +496,10 @@ pub fn state(env: &Env) -> Result<(Paths, State)> {
     });
     let s = State {
         configured: bash_env(&doc),
+        configured_zdotdir: policy_var(&doc, "ZDOTDIR"),
         script_ours: text.is_some(),
+        zsh_script_ours: our_script(&p.zsh_script, ZSH_MARK).is_some(),
+        zdotdir_through: include_only_lets_through(&doc, "ZDOTDIR"),
         launcher,
     };
     Ok((p, s))
@@ -289,13 +510,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_earlier_bash_env_is_read_back_from_the_script() {
-        let s = script("/usr/bin/tokenjuice", Some("/home/a b/.bash_env"));
-        assert!(s.starts_with(SCRIPT_MARK));
-        assert_eq!(previous_in(&s).as_deref(), Some("/home/a b/.bash_env"));
-        assert_eq!(previous_in(&script("/x", None)), None);
-        assert!(
-            script("/opt/t j/tokenjuice", None).contains("| '/opt/t j/tokenjuice' --codex-filter=")
-        );
+    fn what_the_user_had_is_read_back_from_either_script() {
+        let prev = Previous {
+            bash_env: Some("/home/a b/.bash_env".into()),
+            zdotdir: Some("/home/a b/.config/zsh".into()),
+            zdotdir_in_config: true,
+        };
+        for s in [
+            script("/usr/bin/tokenjuice", &prev),
+            zsh_script("/usr/bin/tokenjuice", &prev),
+        ] {
+            assert_eq!(Previous::read_back(&s), prev, "{s}");
+        }
+        let none = Previous::default();
+        assert_eq!(Previous::read_back(&script("/x", &none)), none);
+        assert_eq!(Previous::read_back(&zsh_script("/x", &none)), none);
+        assert!(script("/opt/t j/tokenjuice", &none)
+            .contains("| '/opt/t j/tokenjuice' --codex-filter="));
+    }
+
+    #[test]
+    fn include_only_patterns_match_as_codex_matches_them() {
+        let doc = |only: &str| -> DocumentMut {
+            format!("[shell_environment_policy]\ninclude_only = [{only}]\n")
+                .parse()
+                .unwrap()
+        };
+        assert!(include_only_lets_through(
+            &doc("\"PATH\", \"BASH_*\""),
+            "BASH_ENV"
+        ));
+        assert!(!include_only_lets_through(
+            &doc("\"PATH\", \"BASH_*\""),
+            "ZDOTDIR"
+        ));
+        assert!(include_only_lets_through(&doc("\"*DOT*\""), "ZDOTDIR"));
+        assert!(include_only_lets_through(&doc("\"zdotdir\""), "ZDOTDIR"));
+        assert!(include_only_lets_through(&doc(""), "ZDOTDIR"));
+        assert!(!include_only_lets_through(
+            &doc("\"Z*R\", \"*X\""),
+            "ZDOTDIRS"
+        ));
     }
 }

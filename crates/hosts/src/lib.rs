@@ -258,7 +258,7 @@ pub fn uninstall(target: Target, env: &Env) -> Result<Report> {
                 report.lines.insert(
                     0,
                     format!(
-                        "removed BASH_ENV (and the script) from {}",
+                        "removed BASH_ENV and ZDOTDIR (and their scripts) from {}",
                         config.display()
                     ),
                 );

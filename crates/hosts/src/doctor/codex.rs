@@ -1,6 +1,7 @@
-//! Codex (BASH_ENV): the config names our script, the script is ours and its launcher runs,
-//! the user's shell is bash, no older rewriting hook is left, and bash with that BASH_ENV
-//! compacts a noisy failing command and keeps its exit code. The probe runs with history off
+//! Codex (BASH_ENV, ZDOTDIR): the config names our scripts, they are ours and their launcher
+//! runs, the user's login shell is one Codex runs with and we handle (bash, zsh), no older
+//! rewriting hook is left, and that shell with our variable compacts a noisy failing command
+//! and keeps its exit code. The probe runs with history off
 //! and a private TOKENJUICE_HOME.
 
 use super::{install_fix, probe_dir_or_warn, Diagnosis, Health};
@@ -74,13 +75,72 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             return d;
         }
     }
-    let shell = env.var("SHELL").unwrap_or("");
-    if !shell.is_empty() && shell.rsplit('/').next() != Some("bash") {
-        d.problem(Health::Disabled, format!("your shell is {shell}: Codex runs commands with it, and only bash reads BASH_ENV, so nothing is compacted"), "use bash as your login shell for Codex, or `tokenjuice uninstall codex`");
+    match codex_shell(env) {
+        CodexShell::Bash => probe(&mut d, &paths.script, spec.id),
+        CodexShell::Zsh => {
+            let ours = paths.zdotdir.display().to_string();
+            if state.configured_zdotdir.as_deref() != Some(ours.as_str()) {
+                d.problem(Health::Disabled, format!("your login shell is zsh and {} sets no ZDOTDIR of tokenjuice's for Codex's commands (an install older than zsh support), so nothing is compacted", paths.config.display()), install_fix(spec.id));
+            } else if !state.zsh_script_ours {
+                d.problem(Health::Broken, format!("{} is missing or not tokenjuice's: every Codex command's zsh would read it", paths.zsh_script.display()), install_fix(spec.id));
+            } else if !state.zdotdir_through {
+                d.problem(Health::Disabled, "your login shell is zsh and shell_environment_policy.include_only does not let ZDOTDIR through, so Codex drops it and nothing is compacted".to_string(), "add \"ZDOTDIR\" to include_only, then run `tokenjuice install codex` again");
+            } else {
+                d.fact(format!(
+                    "your login shell is zsh: shell_environment_policy.set.ZDOTDIR = {ours}"
+                ));
+                probe_zsh(&mut d, &paths.zdotdir, spec.id);
+            }
+        }
+        CodexShell::Other(shell) => {
+            d.problem(Health::Disabled, format!("your login shell is {shell}: Codex runs commands with it, and tokenjuice's route works for bash and zsh only, so nothing is compacted"), "use bash or zsh as your login shell for Codex, or `tokenjuice uninstall codex`");
+        }
     }
-    probe(&mut d, &paths.script, spec.id);
     super::hook::version(&mut d, spec, env);
     d
+}
+
+/// The shell Codex runs commands with (read in Codex 0.169's source, `shell.rs`): the user's
+/// login shell from the password database when it is bash, zsh or sh; otherwise bash on
+/// Linux, zsh on macOS, when found. `SHELL` is only the fallback when the database has none.
+enum CodexShell {
+    Bash,
+    Zsh,
+    Other(String),
+}
+
+fn codex_shell(env: &Env) -> CodexShell {
+    let login = nix::unistd::User::from_uid(nix::unistd::getuid())
+        .ok()
+        .flatten()
+        .map(|u| u.shell.display().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| env.var("SHELL").map(str::to_string));
+    let stem = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        name.split('.').next().unwrap_or(name).to_string()
+    };
+    match login.as_deref().map(stem).as_deref() {
+        Some("bash") => CodexShell::Bash,
+        Some("zsh") => CodexShell::Zsh,
+        Some("sh") => CodexShell::Other(login.unwrap_or_default()),
+        _ if cfg!(target_os = "macos") && env.which("zsh").is_some() => CodexShell::Zsh,
+        _ => CodexShell::Bash,
+    }
+}
+
+fn probe_zsh(d: &mut Diagnosis, zdotdir: &std::path::Path, id: &str) {
+    let Some(dir) = probe_dir_or_warn(d) else {
+        return;
+    };
+    super::shell_probe(
+        d,
+        id,
+        ("zsh", "ZDOTDIR", zdotdir),
+        dir.path(),
+        &["-c", "{}"],
+        "zsh with tokenjuice's ZDOTDIR",
+    );
 }
 
 fn probe(d: &mut Diagnosis, script: &std::path::Path, id: &str) {

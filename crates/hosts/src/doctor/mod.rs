@@ -218,13 +218,25 @@ fn bash_env_probe(
     args: &[&str],
     what: &str,
 ) {
-    let mut cmd = Command::new("bash");
+    shell_probe(d, id, ("bash", "BASH_ENV", script), dir, args, what)
+}
+
+/// [`bash_env_probe`] for any shell: `shell <args>` with `var=<value>`.
+fn shell_probe(
+    d: &mut Diagnosis,
+    id: &str,
+    (shell, var, value): (&str, &str, &Path),
+    dir: &Path,
+    args: &[&str],
+    what: &str,
+) {
+    let mut cmd = Command::new(shell);
     cmd.args(
         args.iter()
             .map(|a| if *a == "{}" { NOISY_PROBE } else { a }),
     )
     .current_dir(dir)
-    .env("BASH_ENV", script)
+    .env(var, value)
     .env("TOKENJUICE_HOME", dir.join("store"))
     .env("TOKENJUICE_STATS", "0");
     let Some(out) = prefix::run(&mut cmd, std::time::Duration::from_secs(20)) else {
