@@ -251,6 +251,23 @@ fn with_tokenjuice_gone_the_script_leaves_every_command_alone() {
         "untouched: {}",
         &out[out.len() - 40..]
     );
+    // and zsh's
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    let zsh_script = zdotdir.join(".zshenv");
+    let text = w.read(&zsh_script);
+    std::fs::write(
+        &zsh_script,
+        text.replace(&launcher(), "/gone/bin/tokenjuice"),
+    )
+    .unwrap();
+    let (out, code) = zsh_with(
+        &w,
+        &zdotdir,
+        "seq 1 3000; echo \"${ZDOTDIR-unset}\"; exit 3",
+    );
+    assert_eq!(code, 3);
+    assert_eq!(out.lines().count(), 3001, "untouched");
+    assert!(out.ends_with("\nunset\n"), "ZDOTDIR given back");
 }
 
 /// `zsh -c <cmd>` as Codex runs it for a zsh user, with `ZDOTDIR` as install set it.
