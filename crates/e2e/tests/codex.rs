@@ -40,6 +40,21 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 /// The session as a user whose login shell is zsh: Codex takes the shell from the password
 /// database, so the agent runs in a mount namespace where `/etc/passwd` names zsh.
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let (passwd, zsh) = zsh_passwd(p);
+    let wrap = vec![
+        "unshare".to_string(),
+        "-m".into(),
+        "sh".into(),
+        "-c".into(),
+        "mount --bind \"$0\" /etc/passwd && exec \"$@\"".into(),
+        passwd.display().to_string(),
+    ];
+    spec_for(agent, p, calls, &zsh, wrap)
+}
+
+/// A copy of `/etc/passwd` under the session folder whose entry for this user names zsh;
+/// and zsh's path.
+fn zsh_passwd(p: &Paths) -> (std::path::PathBuf, String) {
     let passwd = p.work.join("passwd");
     let text = std::fs::read_to_string("/etc/passwd").unwrap();
     // the owner of a folder this test made is the user the agent runs as
@@ -56,15 +71,7 @@ fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
         })
         .collect();
     std::fs::write(&passwd, text).unwrap();
-    let wrap = vec![
-        "unshare".to_string(),
-        "-m".into(),
-        "sh".into(),
-        "-c".into(),
-        "mount --bind \"$0\" /etc/passwd && exec \"$@\"".into(),
-        passwd.display().to_string(),
-    ];
-    spec_for(agent, p, calls, &zsh, wrap)
+    (passwd, zsh)
 }
 
 fn spec_for(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str, wrap: Vec<String>) -> Spec {
@@ -279,6 +286,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         },
         scenarios::failing_over_10k(),
     ]);
+    scs.extend(scenarios::latency());
     let case = Case {
         host: "codex",
         wire: Wire::OpenAiResponses,
@@ -290,9 +298,15 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         report: false,
         version: |a| support::npm_bin_version(a, "codex"),
     };
-    let (_, with) = drive::compare(&case, &agent);
+    drive::compare(&case, &agent);
     // doctor, as that user, names the route and proves it
-    let passwd = with.work.join("passwd");
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(tmp.path());
+    std::fs::create_dir_all(&p.home).unwrap();
+    std::fs::create_dir_all(&p.project).unwrap();
+    setup_zsh(&p);
+    drive::install_host("codex", &p.home, &p.project, None);
+    let (passwd, _) = zsh_passwd(&p);
     let out = std::process::Command::new("unshare")
         .args([
             "-m",
@@ -303,7 +317,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         .arg(&passwd)
         .arg(support::tokenjuice())
         .args(["doctor", "codex"])
-        .env("HOME", with.work.join("home"))
+        .env("HOME", &p.home)
         .env_remove("CODEX_HOME")
         .env_remove("ZDOTDIR")
         .output()
