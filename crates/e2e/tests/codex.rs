@@ -324,7 +324,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
-        report.contains("your login shell is zsh")
+        report.contains("Codex runs your commands with zsh")
             && report.contains("zsh with tokenjuice's ZDOTDIR compacted")
             && report.contains("health: ok"),
         "{report}{}",

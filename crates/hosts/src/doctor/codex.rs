@@ -76,18 +76,21 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
         }
     }
     match codex_shell(env) {
-        CodexShell::Bash => probe(&mut d, &paths.script, spec.id),
+        CodexShell::Bash(why) => {
+            d.fact(format!("Codex runs your commands with bash ({why})"));
+            probe(&mut d, &paths.script, spec.id)
+        }
         CodexShell::Zsh => {
             let ours = paths.zdotdir.display().to_string();
             if state.configured_zdotdir.as_deref() != Some(ours.as_str()) {
-                d.problem(Health::Disabled, format!("your login shell is zsh and {} sets no ZDOTDIR of tokenjuice's for Codex's commands (an install older than zsh support), so nothing is compacted", paths.config.display()), install_fix(spec.id));
+                d.problem(Health::Disabled, format!("Codex runs your commands with zsh and {} sets no ZDOTDIR of tokenjuice's for Codex's commands (an install older than zsh support), so nothing is compacted", paths.config.display()), install_fix(spec.id));
             } else if !state.zsh_script_ours {
                 d.problem(Health::Broken, format!("{} is missing or not tokenjuice's: every Codex command's zsh would read it", paths.zsh_script.display()), install_fix(spec.id));
             } else if !state.zdotdir_through {
-                d.problem(Health::Disabled, "your login shell is zsh and shell_environment_policy.include_only does not let ZDOTDIR through, so Codex drops it and nothing is compacted".to_string(), "add \"ZDOTDIR\" to include_only, then run `tokenjuice install codex` again");
+                d.problem(Health::Disabled, "Codex runs your commands with zsh and shell_environment_policy.include_only does not let ZDOTDIR through, so Codex drops it and nothing is compacted".to_string(), "add \"ZDOTDIR\" to include_only, then run `tokenjuice install codex` again");
             } else {
                 d.fact(format!(
-                    "your login shell is zsh: shell_environment_policy.set.ZDOTDIR = {ours}"
+                    "Codex runs your commands with zsh: shell_environment_policy.set.ZDOTDIR = {ours}"
                 ));
                 probe_zsh(&mut d, &paths.zdotdir, spec.id);
             }
@@ -102,31 +105,44 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
 
 /// The shell Codex runs commands with (read in Codex 0.169's source, `shell.rs`): the user's
 /// login shell from the password database when it is bash, zsh or sh; otherwise bash on
-/// Linux, zsh on macOS, when found. `SHELL` is only the fallback when the database has none.
+/// Linux, zsh on macOS, when found. The database is read from `/etc/passwd` (asking the C
+/// library would link its whole name-service machinery into the static build, +107 KB);
+/// `SHELL` stands in for a user it does not list (a directory service's, and on macOS).
 enum CodexShell {
-    Bash,
+    /// Why bash: the login shell, or Codex's fallback for it.
+    Bash(String),
     Zsh,
     Other(String),
 }
 
 fn codex_shell(env: &Env) -> CodexShell {
-    let login = nix::unistd::User::from_uid(nix::unistd::getuid())
-        .ok()
-        .flatten()
-        .map(|u| u.shell.display().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| env.var("SHELL").map(str::to_string));
+    let login = passwd_shell(
+        &std::fs::read_to_string("/etc/passwd").unwrap_or_default(),
+        nix::unistd::getuid().as_raw(),
+    )
+    .or_else(|| env.var("SHELL").map(str::to_string));
     let stem = |p: &str| {
         let name = p.rsplit('/').next().unwrap_or(p);
         name.split('.').next().unwrap_or(name).to_string()
     };
     match login.as_deref().map(stem).as_deref() {
-        Some("bash") => CodexShell::Bash,
+        Some("bash") => CodexShell::Bash("your login shell".into()),
         Some("zsh") => CodexShell::Zsh,
         Some("sh") => CodexShell::Other(login.unwrap_or_default()),
         _ if cfg!(target_os = "macos") && env.which("zsh").is_some() => CodexShell::Zsh,
-        _ => CodexShell::Bash,
+        _ => CodexShell::Bash(match &login {
+            Some(l) => format!("Codex's fallback for your login shell {l}"),
+            None => "Codex's fallback: no login shell found".into(),
+        }),
     }
+}
+
+/// The login shell `/etc/passwd` gives user `uid`.
+fn passwd_shell(passwd: &str, uid: u32) -> Option<String> {
+    passwd.lines().find_map(|l| {
+        let f: Vec<&str> = l.split(':').collect();
+        (f.len() == 7 && f[2].parse() == Ok(uid) && !f[6].is_empty()).then(|| f[6].to_string())
+    })
 }
 
 fn probe_zsh(d: &mut Diagnosis, zdotdir: &std::path::Path, id: &str) {
@@ -155,4 +171,19 @@ fn probe(d: &mut Diagnosis, script: &std::path::Path, id: &str) {
         &["-c", "{}"],
         "bash with tokenjuice's BASH_ENV",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_login_shell_is_read_from_the_users_own_line() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\n# a comment\nann:x:1000:1000:Ann,,,:/home/ann:/usr/bin/zsh\nbob:x:1001:1001::/home/bob:\n";
+        assert_eq!(
+            super::passwd_shell(passwd, 1000).as_deref(),
+            Some("/usr/bin/zsh")
+        );
+        assert_eq!(super::passwd_shell(passwd, 0).as_deref(), Some("/bin/bash"));
+        assert_eq!(super::passwd_shell(passwd, 1001), None);
+        assert_eq!(super::passwd_shell(passwd, 7), None);
+    }
 }
