@@ -36,7 +36,47 @@ fn setup_small_cut(p: &Paths) {
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    spec_with_shell(agent, p, calls, None)
+}
+
+/// A user whose shell is zsh (Claude Code runs its shell lines with `SHELL` when that is bash
+/// or zsh), with an alias and a function in `~/.zshrc`, which Claude's shell snapshot takes.
+fn setup_zsh(p: &Paths) {
+    setup(p);
+    let path = p.home.join(".claude/settings.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for rule in ["Bash(greet:*)", "Bash(tj_fn:*)"] {
+        v["permissions"]["allow"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(rule));
+    }
+    std::fs::write(path, v.to_string()).unwrap();
+    std::fs::write(
+        p.home.join(".zshrc"),
+        "alias greet='echo hello-from-zshrc'\ntj_fn() { print -r -- \"fn $1 in zsh $ZSH_VERSION\" }\n",
+    )
+    .unwrap();
+}
+
+fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let zsh = ["/bin/zsh", "/usr/bin/zsh"]
+        .into_iter()
+        .find(|z| std::path::Path::new(z).is_file())
+        .expect("zsh is installed (.ci/run installs it)");
+    spec_with_shell(agent, p, calls, Some(zsh))
+}
+
+fn spec_with_shell(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: Option<&str>) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
+    let mut own = vec![
+        ("ANTHROPIC_BASE_URL", "http://127.0.0.1:{PORT}"),
+        ("ANTHROPIC_API_KEY", "sk-e2e-fake"),
+        ("DISABLE_AUTOUPDATER", "1"),
+    ];
+    if let Some(sh) = shell {
+        own.push(("SHELL", sh));
+    }
     Spec {
         wire: Wire::Anthropic,
         tool: "Bash".into(),
@@ -51,15 +91,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
             "stream-json".into(),
             "--verbose".into(),
         ],
-        env: support::agent_env(
-            p,
-            &bin,
-            &[
-                ("ANTHROPIC_BASE_URL", "http://127.0.0.1:{PORT}"),
-                ("ANTHROPIC_API_KEY", "sk-e2e-fake"),
-                ("DISABLE_AUTOUPDATER", "1"),
-            ],
-        ),
+        env: support::agent_env(p, &bin, &own),
         cwd: p.project.clone(),
         timeout: support::timeout(),
         files: Vec::new(),
@@ -178,4 +210,41 @@ fn claude_code_model_reads_compacted_output_and_nothing_else_changes() {
             r.text.chars().take(1500).collect::<String>()
         );
     }
+}
+
+#[test]
+fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::permissions());
+    scs.extend([
+        Scenario {
+            name: "alias and function from .zshrc",
+            command: "greet; tj_fn x".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        scenarios::failing_over_10k(),
+    ]);
+    let case = Case {
+        host: "claude-code",
+        wire: Wire::Anthropic,
+        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a zsh user",
+        scenarios: scs,
+        args: support::tool_args,
+        setup: setup_zsh,
+        spec: spec_zsh,
+        report: false,
+        version: |a| support::npm_bin_version(a, "claude"),
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    // the session really ran zsh, with the user's .zshrc
+    let alias = &without.outcome.results[case.scenarios.len() - 2].text;
+    assert!(
+        alias.contains("hello-from-zshrc") && alias.contains("in zsh 5"),
+        "{alias}"
+    );
 }

@@ -348,3 +348,64 @@ fn past_its_timeout(
         );
     }
 }
+
+/// A user whose shell is zsh (CodeBuddy runs its lines with `SHELL`), with an alias and a
+/// function in `~/.zshrc`; every command allowed (`-y`).
+fn setup_zsh(p: &Paths) {
+    setup(p);
+    std::fs::write(
+        p.home.join(".zshrc"),
+        "alias greet='echo hello-from-zshrc'\ntj_fn() { print -r -- \"fn $1 in zsh $ZSH_VERSION\" }\n",
+    )
+    .unwrap();
+}
+
+fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let zsh = ["/bin/zsh", "/usr/bin/zsh"]
+        .into_iter()
+        .find(|z| std::path::Path::new(z).is_file())
+        .expect("zsh is installed (.ci/run installs it)");
+    let mut s = spec_yolo(agent, p, calls);
+    for (k, v) in s.env.iter_mut() {
+        if k == "SHELL" {
+            *v = zsh.to_string();
+        }
+    }
+    s
+}
+
+#[test]
+fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend([
+        scenarios::Scenario {
+            name: "alias and function from .zshrc",
+            command: "greet; tj_fn x; echo $ZSH_NAME".into(),
+            extra: json!({}),
+            judge: scenarios::Judge::Same,
+        },
+        scenarios::failing_over_10k(),
+    ]);
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a zsh user",
+        scenarios: scs,
+        args: support::tool_args,
+        setup: setup_zsh,
+        spec: spec_zsh,
+        report: false,
+        version,
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    // the session really ran zsh, with the user's .zshrc
+    let text = &without.outcome.results[case.scenarios.len() - 2].text;
+    assert!(
+        text.contains("hello-from-zshrc") && text.contains("in zsh 5"),
+        "{text}"
+    );
+}
