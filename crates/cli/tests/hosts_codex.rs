@@ -23,22 +23,39 @@ fn installed() -> (World, std::path::PathBuf) {
     (w, script)
 }
 
-fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
-    let out = Command::new("bash")
-        .arg("-c")
+/// `<shell> -c <cmd>` as Codex runs it, with the variables `vars` set (and nothing else but
+/// PATH, HOME, SHLVL and a private store with history off): stdout and the exit code.
+fn shell_with(
+    w: &World,
+    shell: &str,
+    vars: &[(&str, &std::path::Path)],
+    cmd: &str,
+) -> (String, i32) {
+    let mut c = Command::new(shell);
+    c.arg("-c")
         .arg(cmd)
         .env_clear()
         .env("PATH", system_path())
         .env("HOME", &w.home)
         .env("SHLVL", "1")
-        .env("BASH_ENV", bash_env)
         .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
-        .output()
-        .unwrap();
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"));
+    for (k, v) in vars {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code().unwrap_or(-1),
+    )
+}
+
+fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
+    shell_with(
+        w,
+        "bash",
+        &[("BASH_ENV", std::path::Path::new(bash_env))],
+        cmd,
     )
 }
 
@@ -272,22 +289,12 @@ fn with_tokenjuice_gone_the_script_leaves_every_command_alone() {
 
 /// `zsh -c <cmd>` as Codex runs it for a zsh user, with `ZDOTDIR` as install set it.
 fn zsh_with(w: &World, zdotdir: &std::path::Path, cmd: &str) -> (String, i32) {
-    let out = Command::new("zsh")
-        .arg("-c")
-        .arg(cmd)
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .env("ZDOTDIR", zdotdir)
-        .env("BASH_ENV", w.home.join(".codex/tokenjuice/bash_env.sh"))
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
+    let bash_env = w.home.join(".codex/tokenjuice/bash_env.sh");
+    shell_with(
+        w,
+        "zsh",
+        &[("ZDOTDIR", zdotdir), ("BASH_ENV", &bash_env)],
+        cmd,
     )
 }
 

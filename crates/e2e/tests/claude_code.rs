@@ -52,19 +52,12 @@ fn setup_zsh(p: &Paths) {
             .push(json!(rule));
     }
     std::fs::write(path, v.to_string()).unwrap();
-    std::fs::write(
-        p.home.join(".zshrc"),
-        "alias greet='echo hello-from-zshrc'\ntj_fn() { print -r -- \"fn $1 in zsh $ZSH_VERSION\" }\n",
-    )
-    .unwrap();
+    support::write_zshrc(&p.home);
 }
 
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let zsh = ["/bin/zsh", "/usr/bin/zsh"]
-        .into_iter()
-        .find(|z| std::path::Path::new(z).is_file())
-        .expect("zsh is installed (.ci/run installs it)");
-    spec_with_shell(agent, p, calls, Some(zsh))
+    let zsh = support::zsh().expect("zsh is installed (.ci/run installs it)");
+    spec_with_shell(agent, p, calls, Some(&zsh))
 }
 
 fn spec_with_shell(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: Option<&str>) -> Spec {
@@ -223,7 +216,7 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
     scs.extend([
         Scenario {
             name: "alias and function from .zshrc",
-            command: "greet; tj_fn x".into(),
+            command: support::ZSHRC_PROBE.into(),
             extra: json!({}),
             judge: Judge::Same,
         },
@@ -243,8 +236,5 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
     let (without, _) = drive::compare(&case, &agent);
     // the session really ran zsh, with the user's .zshrc
     let alias = &without.outcome.results[case.scenarios.len() - 2].text;
-    assert!(
-        alias.contains("hello-from-zshrc") && alias.contains("in zsh 5"),
-        "{alias}"
-    );
+    assert!(support::ran_zshrc(alias), "{alias}");
 }

@@ -353,22 +353,15 @@ fn past_its_timeout(
 /// function in `~/.zshrc`; every command allowed (`-y`).
 fn setup_zsh(p: &Paths) {
     setup(p);
-    std::fs::write(
-        p.home.join(".zshrc"),
-        "alias greet='echo hello-from-zshrc'\ntj_fn() { print -r -- \"fn $1 in zsh $ZSH_VERSION\" }\n",
-    )
-    .unwrap();
+    support::write_zshrc(&p.home);
 }
 
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let zsh = ["/bin/zsh", "/usr/bin/zsh"]
-        .into_iter()
-        .find(|z| std::path::Path::new(z).is_file())
-        .expect("zsh is installed (.ci/run installs it)");
+    let zsh = support::zsh().expect("zsh is installed (.ci/run installs it)");
     let mut s = spec_yolo(agent, p, calls);
     for (k, v) in s.env.iter_mut() {
         if k == "SHELL" {
-            *v = zsh.to_string();
+            *v = zsh.clone();
         }
     }
     s
@@ -384,7 +377,7 @@ fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     scs.extend([
         scenarios::Scenario {
             name: "alias and function from .zshrc",
-            command: "greet; tj_fn x; echo $ZSH_NAME".into(),
+            command: format!("{}; echo $ZSH_NAME", support::ZSHRC_PROBE),
             extra: json!({}),
             judge: scenarios::Judge::Same,
         },
@@ -404,8 +397,5 @@ fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     let (without, _) = drive::compare(&case, &agent);
     // the session really ran zsh, with the user's .zshrc
     let text = &without.outcome.results[case.scenarios.len() - 2].text;
-    assert!(
-        text.contains("hello-from-zshrc") && text.contains("in zsh 5"),
-        "{text}"
-    );
+    assert!(support::ran_zshrc(text), "{text}");
 }

@@ -59,7 +59,7 @@ fn zsh_passwd(p: &Paths) -> (std::path::PathBuf, String) {
     let text = std::fs::read_to_string("/etc/passwd").unwrap();
     // the owner of a folder this test made is the user the agent runs as
     let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&p.work).unwrap()).to_string();
-    let zsh = zsh_path().expect("zsh");
+    let zsh = support::zsh().expect("zsh");
     let text: String = text
         .lines()
         .map(|l| {
@@ -110,17 +110,10 @@ fn spec_for(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str, wrap: Vec<
     }
 }
 
-fn zsh_path() -> Option<String> {
-    ["/bin/zsh", "/usr/bin/zsh"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).is_file())
-        .map(str::to_string)
-}
-
 /// zsh, and a mount namespace to give the agent a password database that names it; else
 /// why not.
 fn zsh_user_possible() -> Result<String, String> {
-    let zsh = zsh_path().ok_or("zsh is not installed")?;
+    let zsh = support::zsh().ok_or("zsh is not installed")?;
     let ok = std::process::Command::new("unshare")
         .args(["-m", "sh", "-c", "mount --bind /etc/passwd /etc/passwd"])
         .status()

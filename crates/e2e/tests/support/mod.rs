@@ -301,6 +301,32 @@ pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(Str
     env
 }
 
+/// zsh's path on this machine (`.ci/run` installs zsh).
+pub fn zsh() -> Option<String> {
+    ["/bin/zsh", "/usr/bin/zsh"]
+        .into_iter()
+        .find(|z| Path::new(z).is_file())
+        .map(str::to_string)
+}
+
+/// A zsh user's `~/.zshrc` with an alias (`greet`) and a function (`tj_fn`), which the
+/// agents' shell snapshots take; [`ZSHRC_PROBE`] calls both.
+pub fn write_zshrc(home: &Path) {
+    std::fs::write(
+        home.join(".zshrc"),
+        "alias greet='echo hello-from-zshrc'\ntj_fn() { print -r -- \"fn $1 in zsh $ZSH_VERSION\" }\n",
+    )
+    .unwrap();
+}
+
+/// The command that calls `~/.zshrc`'s alias and function.
+pub const ZSHRC_PROBE: &str = "greet; tj_fn x";
+
+/// The probe's output came from zsh with the user's `~/.zshrc`.
+pub fn ran_zshrc(text: &str) -> bool {
+    text.contains("hello-from-zshrc") && text.contains("fn x in zsh 5")
+}
+
 /// The session's own temp folder (`<work>/tmp`, made here), for `TMPDIR`: what an agent
 /// leaves there goes with the session's folder.
 pub fn session_tmp(work: &Path) -> String {
