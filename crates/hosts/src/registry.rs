@@ -39,7 +39,7 @@ impl Mechanism {
             Mechanism::Guidance => "guidance",
             Mechanism::ShellPrefix => "shell prefix",
             Mechanism::Unsupported => "not supported",
-            Mechanism::BashEnv => "BASH_ENV",
+            Mechanism::BashEnv => "BASH_ENV / ZDOTDIR",
             Mechanism::SessionBashEnv => "BASH_ENV from a SessionStart hook",
         }
     }
