@@ -14,13 +14,18 @@ fn gemini(w: &World, hooks: Value) {
     );
 }
 
+/// The project's settings guard the shell tool with `guard_dangerous.py`.
+fn guarded(w: &World) {
+    gemini(
+        w,
+        json!({"BeforeTool": [group(Some("run_shell_command"), &py("guard_dangerous.py"), Some(5000.0))]}),
+    );
+}
+
 #[test]
 fn before_tool_deny_via_top_level_decision() {
     let w = World::new();
-    gemini(
-        &w,
-        json!({"BeforeTool": [group(Some("run_shell_command"), &py("guard_dangerous.py"), Some(5000.0))]}),
-    );
+    guarded(&w);
     let (code, v) = w.run(
         "gemini",
         "BeforeTool",
@@ -116,10 +121,7 @@ fn project_hooks_run_before_user_hooks() {
 #[test]
 fn a_tool_name_gemini_does_not_have_is_pointed_out() {
     let w = World::new();
-    gemini(
-        &w,
-        json!({"BeforeTool": [group(Some("run_shell_command"), &py("guard_dangerous.py"), Some(5000.0))]}),
-    );
+    guarded(&w);
     // Claude's name for the shell tool: the hook for run_shell_command does not see it
     let (code, v) = w.run(
         "gemini",

@@ -12,12 +12,29 @@ use hosts_support::*;
 
 const CONFIG: &str = "# mine\nmodel = \"gpt-5.5\"   # keep this comment\n\n[shell_environment_policy]\ninherit = \"all\"\n\n[profiles.x]\nmodel = \"o3\"\n";
 
-/// A world with `CONFIG` and `install codex --local` done; the script's path.
-fn installed() -> (World, std::path::PathBuf) {
+/// A world whose `~/.codex/config.toml` holds `text`; the `.codex` folder.
+fn with_config(text: &str) -> (World, std::path::PathBuf) {
     let w = World::new();
     let dir = w.home.join(".codex");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    std::fs::write(dir.join("config.toml"), text).unwrap();
+    (w, dir)
+}
+
+/// `CONFIG` with `shell_environment_policy.set = { var = "value" }`.
+fn config_setting(var: &str, value: &std::path::Path) -> String {
+    CONFIG.replace(
+        "inherit = \"all\"\n",
+        &format!(
+            "inherit = \"all\"\nset = {{ {var} = \"{}\" }}\n",
+            value.display()
+        ),
+    )
+}
+
+/// A world with `CONFIG` and `install codex --local` done; the script's path.
+fn installed() -> (World, std::path::PathBuf) {
+    let (w, dir) = with_config(CONFIG);
     assert!(w.run(&["install", "codex", "--local"]).status.success());
     let script = dir.join("tokenjuice/bash_env.sh");
     (w, script)
@@ -61,20 +78,11 @@ fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
 
 #[test]
 fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() {
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let (w, dir) = with_config(CONFIG);
     // an older install's rewriting hook, and a user's own BASH_ENV file
     let user_env = w.tmp.path().join("user_env.sh");
     std::fs::write(&user_env, "export FROM_USER_ENV=yes\n").unwrap();
-    let with_user = CONFIG.replace(
-        "inherit = \"all\"\n",
-        &format!(
-            "inherit = \"all\"\nset = {{ BASH_ENV = \"{}\" }}\n",
-            user_env.display()
-        ),
-    );
+    let with_user = config_setting("BASH_ENV", &user_env);
     std::fs::write(dir.join("config.toml"), &with_user).unwrap();
     std::fs::write(
         dir.join("hooks.json"),
@@ -231,11 +239,8 @@ fn output_shown_while_the_command_runs_is_folded_with_nothing_cut() {
 
 #[test]
 fn a_policy_that_would_drop_bash_env_is_refused_untouched() {
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
     let text = "[shell_environment_policy]\ninclude_only = [\"PATH\", \"HOME\"]\n";
-    std::fs::write(dir.join("config.toml"), text).unwrap();
+    let (w, dir) = with_config(text);
     let out = w.run(&["install", "codex", "--local"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("include_only"), "{}", stderr(&out));
@@ -358,19 +363,11 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
 
 #[test]
 fn a_zdotdir_the_user_set_for_codex_is_given_back_to_commands_and_by_uninstall() {
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
+    let (w, dir) = with_config(CONFIG);
     let mine = w.home.join("zdot");
     std::fs::create_dir_all(&mine).unwrap();
     std::fs::write(mine.join(".zshenv"), "export FROM_MINE=yes\n").unwrap();
-    let text = CONFIG.replace(
-        "inherit = \"all\"\n",
-        &format!(
-            "inherit = \"all\"\nset = {{ ZDOTDIR = \"{}\" }}\n",
-            mine.display()
-        ),
-    );
+    let text = config_setting("ZDOTDIR", &mine);
     std::fs::write(dir.join("config.toml"), &text).unwrap();
     let out = w.run(&["install", "codex", "--local"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -397,16 +394,51 @@ fn a_zdotdir_the_user_set_for_codex_is_given_back_to_commands_and_by_uninstall()
 
 #[test]
 fn a_policy_that_would_drop_zdotdir_installs_for_bash_and_says_zsh_gets_nothing() {
-    let w = World::new();
-    let dir = w.home.join(".codex");
-    std::fs::create_dir_all(&dir).unwrap();
     let text = "[shell_environment_policy]\ninclude_only = [\"PATH\", \"HOME\", \"BASH_*\"]\n";
-    std::fs::write(dir.join("config.toml"), text).unwrap();
+    let (w, _) = with_config(text);
     let out = w.run(&["install", "codex", "--local"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("does not let ZDOTDIR through"),
         "{}",
         stdout(&out)
+    );
+}
+
+#[test]
+fn an_interactive_zsh_reads_the_users_own_files_and_is_left_alone() {
+    let (w, _) = installed();
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    std::fs::write(w.home.join(".zshenv"), "export FROM_ZSHENV=yes\n").unwrap();
+    std::fs::write(
+        w.home.join(".zshrc"),
+        "alias greet='echo hello-from-zshrc'\n",
+    )
+    .unwrap();
+    let mut child = Command::new("zsh")
+        .arg("-i")
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("ZDOTDIR", &zdotdir)
+        .env("TOKENJUICE_STATS", "0")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"greet\necho \"$FROM_ZSHENV ${ZDOTDIR-unset}\"\nseq 1 3000 | wc -l\nexit 5\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(5));
+    // the user's .zshenv and .zshrc were read, ZDOTDIR is theirs, and output is untouched
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "hello-from-zshrc\nyes unset\n3000\n"
     );
 }
