@@ -215,7 +215,7 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
     let case = Case {
         host: "codex",
         wire: Wire::OpenAiResponses,
-        mechanism: "BASH_ENV (shell_environment_policy.set) script: the command runs unchanged, its output through tokenjuice",
+        mechanism: "BASH_ENV (shell_environment_policy.set) script: the command runs unchanged, its output through tokenjuice (zsh users: ZDOTDIR, held in a second run as a zsh user)",
         scenarios: scs,
         args,
         setup,
