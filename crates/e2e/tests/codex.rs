@@ -40,38 +40,63 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 /// The session as a user whose login shell is zsh: Codex takes the shell from the password
 /// database, so the agent runs in a mount namespace where `/etc/passwd` names zsh.
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let (passwd, zsh) = zsh_passwd(p);
-    let wrap = vec![
+    spec_as(agent, p, calls, &support::zsh().expect("zsh"))
+}
+
+/// A fish user: Codex runs their commands with bash (its fallback for a shell it does not run).
+fn spec_fish(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    spec_as(agent, p, calls, &login_shell("fish").expect("fish"))
+}
+
+/// A user whose login shell is `sh`, which Codex runs as it is.
+fn spec_sh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    spec_as(agent, p, calls, "/bin/sh")
+}
+
+/// The session in a mount namespace whose `/etc/passwd` gives this user `shell`.
+fn spec_as(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str) -> Spec {
+    let passwd = passwd_naming(p, shell);
+    spec_for(agent, p, calls, shell, as_login_shell_user(&passwd))
+}
+
+/// The argv prefix that runs a program with `passwd` bound over `/etc/passwd`.
+fn as_login_shell_user(passwd: &std::path::Path) -> Vec<String> {
+    vec![
         "unshare".to_string(),
         "-m".into(),
         "sh".into(),
         "-c".into(),
         "mount --bind \"$0\" /etc/passwd && exec \"$@\"".into(),
         passwd.display().to_string(),
-    ];
-    spec_for(agent, p, calls, &zsh, wrap)
+    ]
 }
 
-/// A copy of `/etc/passwd` under the session folder whose entry for this user names zsh;
-/// and zsh's path.
-fn zsh_passwd(p: &Paths) -> (std::path::PathBuf, String) {
+/// A copy of `/etc/passwd` under the session folder whose entry for this user names `shell`.
+fn passwd_naming(p: &Paths, shell: &str) -> std::path::PathBuf {
     let passwd = p.work.join("passwd");
     let text = std::fs::read_to_string("/etc/passwd").unwrap();
     // the owner of a folder this test made is the user the agent runs as
     let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&p.work).unwrap()).to_string();
-    let zsh = support::zsh().expect("zsh");
     let text: String = text
         .lines()
         .map(|l| {
             let mut f: Vec<&str> = l.split(':').collect();
             if f.len() == 7 && f[2] == uid {
-                f[6] = &zsh;
+                f[6] = shell;
             }
             f.join(":") + "\n"
         })
         .collect();
     std::fs::write(&passwd, text).unwrap();
-    (passwd, zsh)
+    passwd
+}
+
+/// Where `name` is installed, if it is.
+fn login_shell(name: &str) -> Option<String> {
+    ["/bin", "/usr/bin"]
+        .iter()
+        .map(|d| format!("{d}/{name}"))
+        .find(|p| std::path::Path::new(p).is_file())
 }
 
 fn spec_for(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str, wrap: Vec<String>) -> Spec {
@@ -110,19 +135,54 @@ fn spec_for(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str, wrap: Vec<
     }
 }
 
-/// zsh, and a mount namespace to give the agent a password database that names it; else
-/// why not.
-fn zsh_user_possible() -> Result<String, String> {
-    let zsh = support::zsh().ok_or("zsh is not installed")?;
-    let ok = std::process::Command::new("unshare")
-        .args(["-m", "sh", "-c", "mount --bind /etc/passwd /etc/passwd"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        Ok(zsh)
-    } else {
-        Err("no mount namespace here (`unshare -m` with a bind mount failed; it needs root)".into())
+/// `shell` installed, and a mount namespace to give the agent a password database that
+/// names it; else why not. Without them the test fails, unless `TOKENJUICE_E2E=skip`.
+fn login_shell_user_or_skip(shell: &str, what: &str) -> Option<String> {
+    let why = match login_shell(shell) {
+        Some(path) => {
+            let ok = std::process::Command::new("unshare")
+                .args(["-m", "sh", "-c", "mount --bind /etc/passwd /etc/passwd"])
+                .status()
+                .is_ok_and(|s| s.success());
+            if ok {
+                return Some(path);
+            }
+            "no mount namespace here (`unshare -m` with a bind mount failed; it needs root)"
+                .to_string()
+        }
+        None => format!("{shell} is not installed"),
+    };
+    if std::env::var("TOKENJUICE_E2E").as_deref() == Ok("skip") {
+        eprintln!("SKIPPED e2e codex ({what}): {why}");
+        return None;
     }
+    panic!("e2e codex ({what}): {why}; set TOKENJUICE_E2E=skip to skip the real-agent tests");
+}
+
+/// `tokenjuice doctor codex` run as a user whose login shell is `shell`, with Codex set up
+/// by `setup` and tokenjuice installed: its report.
+fn doctor_as(shell: &str, setup: fn(&Paths)) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(tmp.path());
+    std::fs::create_dir_all(&p.home).unwrap();
+    std::fs::create_dir_all(&p.project).unwrap();
+    setup(&p);
+    drive::install_host("codex", &p.home, &p.project, None);
+    let argv = as_login_shell_user(&passwd_naming(&p, shell));
+    let out = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .arg(support::tokenjuice())
+        .args(["doctor", "codex"])
+        .env("HOME", &p.home)
+        .env_remove("CODEX_HOME")
+        .env_remove("ZDOTDIR")
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// The user's own zsh start-up files: `~/.zshenv` exports a variable and moves ZDOTDIR to
@@ -231,12 +291,8 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     let Some(agent) = support::agent_or_skip("codex") else {
         return;
     };
-    if let Err(why) = zsh_user_possible() {
-        if std::env::var("TOKENJUICE_E2E").as_deref() == Ok("skip") {
-            eprintln!("SKIPPED e2e codex (zsh user): {why}");
-            return;
-        }
-        panic!("e2e codex (zsh user): {why}; set TOKENJUICE_E2E=skip to skip the real-agent tests");
+    if login_shell_user_or_skip("zsh", "zsh user").is_none() {
+        return;
     }
     let mut scs = scenarios::compaction();
     scs.extend(scenarios::semantics().into_iter().map(|mut s| {
@@ -293,34 +349,133 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     };
     drive::compare(&case, &agent);
     // doctor, as that user, names the route and proves it
-    let tmp = tempfile::tempdir().unwrap();
-    let p = Paths::under(tmp.path());
-    std::fs::create_dir_all(&p.home).unwrap();
-    std::fs::create_dir_all(&p.project).unwrap();
-    setup_zsh(&p);
-    drive::install_host("codex", &p.home, &p.project, None);
-    let (passwd, _) = zsh_passwd(&p);
-    let out = std::process::Command::new("unshare")
-        .args([
-            "-m",
-            "sh",
-            "-c",
-            "mount --bind \"$0\" /etc/passwd && exec \"$@\"",
-        ])
-        .arg(&passwd)
-        .arg(support::tokenjuice())
-        .args(["doctor", "codex"])
-        .env("HOME", &p.home)
-        .env_remove("CODEX_HOME")
-        .env_remove("ZDOTDIR")
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
+    let report = doctor_as(&support::zsh().expect("zsh"), setup_zsh);
     assert!(
         report.contains("Codex runs your commands with zsh")
             && report.contains("zsh with tokenjuice's ZDOTDIR compacted")
             && report.contains("health: ok"),
-        "{report}{}",
-        String::from_utf8_lossy(&out.stderr)
+        "{report}"
+    );
+}
+
+/// A fish user: Codex runs their commands with bash, so tokenjuice's BASH_ENV route applies
+/// (Codex's fallback for a login shell it does not run, read in its `shell.rs`; shown here).
+#[test]
+fn codex_fish_user_gets_the_bash_route() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let Some(fish) = login_shell_user_or_skip("fish", "fish user") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
+        if s.name == "non-zero exit" {
+            s.judge = Judge::SameLines;
+        }
+        s
+    }));
+    scs.push(Scenario {
+        name: "the shell Codex runs",
+        command: "echo \"$0 ${BASH_VERSION+bash} shlvl=$SHLVL bash_env=${BASH_ENV-unset} zdotdir=${ZDOTDIR-unset}\"".into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    });
+    scs.push(scenarios::failing_over_10k());
+    let case = Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism: "BASH_ENV for a fish user (Codex runs bash)",
+        scenarios: scs,
+        args,
+        setup,
+        spec: spec_fish,
+        report: false,
+        version: |a| support::npm_bin_version(a, "codex"),
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    // it was bash, not fish, that ran the commands
+    let i = case
+        .scenarios
+        .iter()
+        .position(|s| s.name == "the shell Codex runs")
+        .unwrap();
+    assert!(
+        without.outcome.results[i].text.contains(" bash shlvl="),
+        "{}",
+        without.outcome.results[i].text
+    );
+    let report = doctor_as(&fish, setup);
+    assert!(
+        report.contains(&format!("Codex's fallback for your login shell {fish}"))
+            && report.contains("bash with tokenjuice's BASH_ENV compacted")
+            && report.contains("health: ok"),
+        "{report}"
+    );
+}
+
+/// A user whose login shell is `sh`: Codex runs their commands with it, tokenjuice's route
+/// does not apply, and the model gets exactly what it got without tokenjuice; `doctor` says
+/// nothing is compacted.
+#[test]
+fn codex_sh_user_is_left_as_codex_has_it_and_doctor_says_so() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    if login_shell_user_or_skip("sh", "sh user").is_none() {
+        return;
+    }
+    let mut scs: Vec<Scenario> = scenarios::compaction()
+        .into_iter()
+        .map(|mut s| {
+            // Codex orders a command's stdout and stderr differently from run to run by
+            // itself, and the test run's time and Codex's token count for it vary
+            s.judge = if s.name == "failing test run" {
+                Judge::SameShape(&[
+                    "Process exited with code 1",
+                    "total for cart 7",
+                    "FAILED (failures=1)",
+                ])
+            } else {
+                Judge::Same
+            };
+            s
+        })
+        .collect();
+    scs.push(Scenario {
+        name: "the shell Codex runs",
+        command: "echo \"$0 ${BASH_VERSION-no-bash} ${ZSH_VERSION-no-zsh}\"".into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    });
+    let mut failing = scenarios::failing_over_10k();
+    failing.judge = Judge::SameLines;
+    scs.push(failing);
+    let case = Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism: "none for an sh user (Codex runs sh)",
+        scenarios: scs,
+        args,
+        setup,
+        spec: spec_sh,
+        report: false,
+        version: |a| support::npm_bin_version(a, "codex"),
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    let i = case
+        .scenarios
+        .iter()
+        .position(|s| s.name == "the shell Codex runs")
+        .unwrap();
+    assert!(
+        without.outcome.results[i].text.contains("no-bash no-zsh"),
+        "{}",
+        without.outcome.results[i].text
+    );
+    let report = doctor_as("/bin/sh", setup);
+    assert!(
+        report.contains("your login shell is /bin/sh") && report.contains("nothing is compacted"),
+        "{report}"
     );
 }
