@@ -47,6 +47,18 @@ fn setup(p: &Paths) {
 }
 
 fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    spec_with(agent, p, calls, config())
+}
+
+/// The user raised opencode's `tool_output` limits (2,000 lines and 51,200 bytes unless set)
+/// so that it shows long outputs whole.
+fn spec_raised_limits(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let mut c = config();
+    c["tool_output"] = json!({"max_lines": 100000, "max_bytes": 4194304});
+    spec_with(agent, p, calls, c)
+}
+
+fn spec_with(agent: &Agent, p: &Paths, calls: Vec<Value>, config: Value) -> Spec {
     let bin = agent.dir.join("node_modules/.bin");
     Spec {
         wire: Wire::OpenAiChat,
@@ -68,7 +80,7 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
         timeout: support::timeout(),
         files: vec![(
             p.home.join(".config/opencode/opencode.json"),
-            config().to_string(),
+            config.to_string(),
         )],
         stdin: None,
     }
@@ -135,4 +147,43 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
             "wrapper text in the model's history"
         );
     }
+}
+
+/// With `tool_output` limits raised, opencode shows a long output whole, and the plugin
+/// (which cannot read opencode's config) sees that it was shown past the default cut: the
+/// model must then get every line opencode showed, in fewer tokens.
+#[test]
+fn opencode_with_raised_output_limits_keeps_every_line_it_shows() {
+    let Some(agent) = support::agent_or_skip("opencode") else {
+        return;
+    };
+    // the pause before the exit: see the test above
+    let seq = scenarios::Scenario {
+        name: "seq 20k lines",
+        command: "seq 1 20000; sleep 0.2".into(),
+        extra: json!({}),
+        judge: scenarios::Judge::Compacts(&["\n1\n", "20000"]),
+    };
+    let mut cut = scenarios::failing_cut_by_host_76k();
+    cut.command = format!("{}; r=$?; sleep 0.2; exit $r", cut.command);
+    let scs = vec![seq, cut, scenarios::failing_over_10k()];
+    let case = Case {
+        host: "opencode",
+        wire: Wire::OpenAiChat,
+        mechanism: "plugin, with opencode's tool_output limits raised",
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec: spec_raised_limits,
+        report: false,
+        version: |a| support::npm_bin_version(a, "opencode"),
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    // opencode did show the 76 KB output whole (else this proves nothing)
+    let text = &without.outcome.results[1].text;
+    assert!(
+        !text.contains("output truncated") && text.matches("error:").count() == 300,
+        "{}",
+        text.chars().take(500).collect::<String>()
+    );
 }
