@@ -238,10 +238,8 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
     if (marked || background) && !mirror {
         return exec(&argv);
     }
-    let hold = (spec.style == PrefixStyle::CodeBuddy)
-        .then(|| codebuddy_hold(tool.command.clone()))
-        .flatten();
-    wrap::run(WrapOpts {
+    let hold = (spec.style == PrefixStyle::CodeBuddy).then(|| codebuddy_hold(tool.command.clone()));
+    let code = wrap::run(WrapOpts {
         argv,
         out: OutputOpts {
             format: Format::Text,
@@ -261,7 +259,40 @@ pub fn run(host: &str, args: &[OsString]) -> i32 {
             mirror,
             hold,
         }),
-    })
+    });
+    // the host sees the line end as it would have: a line killed by a signal (a host's
+    // timeout sends one) ends this process by the same signal, not by exit code 128+N
+    match wrap::CHILD_SIGNAL.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => code,
+        sig => die_by(sig, code),
+    }
+}
+
+/// Ends this process by signal `sig` with the default action; no core file of ours is left
+/// in the user's folder when the command's shell dumped core. `code` when the signal did not
+/// end it.
+fn die_by(sig: i32, code: i32) -> i32 {
+    use nix::sys::signal::{raise, signal, sigprocmask, SigHandler, SigSet, SigmaskHow, Signal};
+    let Ok(s) = Signal::try_from(sig) else {
+        return code;
+    };
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    let _ = std::io::Write::flush(&mut std::io::stderr());
+    let no_core = nix::libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit with a valid struct; signal() to the default action has no handler
+    // to be unsafe about.
+    unsafe {
+        nix::libc::setrlimit(nix::libc::RLIMIT_CORE, &no_core);
+        let _ = signal(s, SigHandler::SigDfl);
+    }
+    let mut set = SigSet::empty();
+    set.add(s);
+    let _ = sigprocmask(SigmaskHow::SIG_UNBLOCK, Some(&set), None);
+    let _ = raise(s);
+    code
 }
 
 /// The host's cut of a result, as its settings have it: Claude Code's `bashOutputMaxChars`
@@ -299,19 +330,19 @@ fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
 /// by default) to the background and shows the model the output so far; the prefix lets go
 /// a little before (a tenth of the time, at most 5 s), so that output is there as without
 /// tokenjuice. With `CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1` CodeBuddy ends the command
-/// instead, and the output is held to the end. The call's timeout is read from CodeBuddy's
-/// session transcript ([`tokenjuice_hosts::codebuddy_transcript`]) once the command has run
-/// for [`wrap::Hold::LOOK_AFTER`]; a call given less than that is let go when it is read.
-fn codebuddy_hold(command: String) -> Option<wrap::Hold> {
+/// instead (`SIGTERM`, and the model reads what the command printed until then: shown in the
+/// real CLI), so the prefix lets go before that too (before the budget as well: letting go
+/// early costs only the compaction).
+/// The call's timeout is read from CodeBuddy's session transcript
+/// ([`tokenjuice_hosts::codebuddy_transcript`]) once the command has run for
+/// [`wrap::Hold::LOOK_AFTER`]; a call given less than that is let go when it is read.
+fn codebuddy_hold(command: String) -> wrap::Hold {
     let ms = |name: &str| {
         std::env::var(name)
             .ok()
             .and_then(|v| v.trim().parse::<u64>().ok())
             .filter(|n| *n > 0)
     };
-    if std::env::var("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED").as_deref() == Ok("1") {
-        return None;
-    }
     let budget = ms("CODEBUDDY_BASH_ASSISTANT_BUDGET_MS");
     let hold = move |timeout: u64| {
         let moved_at = budget.map_or(timeout, |b| b.min(timeout));
@@ -319,14 +350,14 @@ fn codebuddy_hold(command: String) -> Option<wrap::Hold> {
     };
     let default = ms("BASH_DEFAULT_TIMEOUT_MS").unwrap_or(120_000);
     let max = ms("BASH_MAX_TIMEOUT_MS").unwrap_or(600_000);
-    Some(wrap::Hold {
+    wrap::Hold {
         for_: hold(default),
         this_command: Some(Box::new(move || {
             let env = tokenjuice_hosts::env::Env::from_process();
             tokenjuice_hosts::codebuddy_transcript::call_timeout_ms(&env, &command)
                 .map(|t| hold(t.min(max)))
         })),
-    })
+    }
 }
 
 /// Claude Code 2.1 hands every Bash command one file, opened for appending, as stdout and

@@ -74,6 +74,8 @@ impl Hold {
 
 /// How long the last command ran (spawn to exit), in microseconds.
 pub static CHILD_MICROS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// The signal that ended the last command, 0 when it exited by itself.
+pub static CHILD_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 pub fn run(mut opts: WrapOpts) -> i32 {
     // Plan first: a broken rule or a bug here must not stop the command from running.
@@ -151,6 +153,10 @@ pub fn run(mut opts: WrapOpts) -> i32 {
 
     CHILD_MICROS.store(
         u64::try_from(child_started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    CHILD_SIGNAL.store(
+        status.signal().unwrap_or(0),
         std::sync::atomic::Ordering::Relaxed,
     );
     let exit_code = match status.code() {

@@ -294,16 +294,57 @@ fn a_codebuddy_command_running_into_its_timeout_lets_its_output_go_as_it_came() 
     );
     assert_eq!(stderr(&o), "warn\n", "stderr stays stderr");
     // a command that ends in time is still compacted; with auto-background off, CodeBuddy
-    // ends the command at its timeout instead, and the output is held to the end
+    // ends the command at its timeout instead and shows what it printed until then: the
+    // prefix lets go before that too
     let o = prefix(&w, "codebuddy", "eval 'seq 1 3000'", &dir, &env);
     assert_compacted_seq("in time", &o);
     let off = [
         ("CODEBUDDY_SESSION_ID", "x"),
-        ("BASH_DEFAULT_TIMEOUT_MS", "500"),
+        ("BASH_DEFAULT_TIMEOUT_MS", "1500"),
         ("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED", "1"),
     ];
-    let o = prefix(&w, "codebuddy", "eval 'sleep 1; seq 1 3000'", &dir, &off);
-    assert_compacted_seq("auto-background off", &o);
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000; sleep 2'", &dir, &off);
+    assert_eq!(stdout(&o), seq_3000(), "auto-background off: every line");
+    let o = prefix(&w, "codebuddy", "eval 'seq 1 3000'", &dir, &off);
+    assert_compacted_seq("auto-background off, in time", &o);
+}
+
+#[test]
+fn a_line_killed_by_a_signal_ends_the_prefix_by_the_same_signal() {
+    // a host's timeout ends the line with a signal, and the host tells the model which
+    // (CodeBuddy: `Signal: SIGTERM`); an exit code 128+N would read as a different ending
+    use std::os::unix::process::ExitStatusExt;
+    let w = World::new();
+    let dir = root(&w);
+    let session = [("CODEBUDDY_SESSION_ID", "x")];
+    let o = prefix(
+        &w,
+        "codebuddy",
+        "eval 'echo before; kill -TERM $$'",
+        &dir,
+        &session,
+    );
+    assert_eq!(o.status.signal(), Some(15), "{:?} {}", o.status, stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    let cwd_file = dir.join("cwd");
+    let o = prefix(
+        &w,
+        "claude-code",
+        &claude_line("echo before; kill -HUP $$", &cwd_file),
+        &dir,
+        &[],
+    );
+    assert_eq!(o.status.signal(), Some(1), "{:?} {}", o.status, stderr(&o));
+    assert_eq!(stdout(&o), "before\n");
+    // an exit code of 143 stays an exit code
+    let o = prefix(
+        &w,
+        "codebuddy",
+        "eval 'echo before; exit 143'",
+        &dir,
+        &session,
+    );
+    assert_eq!(o.status.code(), Some(143), "{:?}", o.status);
 }
 
 #[test]

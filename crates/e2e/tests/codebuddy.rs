@@ -311,6 +311,51 @@ fn codebuddy_a_command_past_the_timeout_the_model_gave_it_shows_its_output_so_fa
     );
 }
 
+/// With auto-backgrounding switched off (`CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1`),
+/// CodeBuddy ends a command at its timeout instead: the model must read the same as without
+/// tokenjuice.
+#[test]
+fn codebuddy_without_auto_background_a_command_ended_at_its_timeout_shows_the_same() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    fn spec_no_background(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+        let mut s = spec_acp(agent, p, calls);
+        s.env.extend([
+            ("BASH_DEFAULT_TIMEOUT_MS".into(), "4000".into()),
+            ("CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED".into(), "1".into()),
+        ]);
+        s
+    }
+    let scs = vec![scenarios::Scenario {
+        name: "foreground command ended at its timeout",
+        command: "echo fg-start; seq 1 3; sleep 7; echo fg-done".into(),
+        extra: json!({}),
+        judge: scenarios::Judge::Same,
+    }];
+    let case = Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism: "auto-background off, a 4 s default timeout",
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec: spec_no_background,
+        report: false,
+        version,
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    // what was printed before the timeout, and the signal that ended it (with tokenjuice the
+    // output was lost, and CodeBuddy read `Exit Code: 143` for the signal)
+    for r in [&without, &with] {
+        let text = &r.outcome.results[0].text;
+        assert!(
+            text.contains("Stdout: fg-start\n1\n2\n3") && text.contains("Signal: SIGTERM"),
+            "{text}"
+        );
+    }
+}
+
 /// A command printing three lines, then sleeping past a 4 s timeout (`extra`: the call's
 /// own arguments), run over ACP with and without tokenjuice: both times the model reads the
 /// output so far.
