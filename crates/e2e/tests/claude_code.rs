@@ -238,3 +238,53 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
     let alias = &without.outcome.results[case.scenarios.len() - 2].text;
     assert!(support::ran_zshrc(alias), "{alias}");
 }
+
+/// A command that runs past the timeout the model gave it (`timeout`, 3 s): Claude moves it
+/// to the background and shows what it printed so far; with background tasks switched off
+/// (`CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1`) it ends it. Either way the model reads the same
+/// as without tokenjuice.
+#[test]
+fn claude_code_a_command_past_its_timeout_reads_the_same() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    fn spec_no_background(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+        let mut s = spec(agent, p, calls);
+        s.env
+            .push(("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS".into(), "1".into()));
+        s
+    }
+    let case = Case {
+        host: "claude-code",
+        wire: Wire::Anthropic,
+        mechanism: "shell prefix, a command past its timeout",
+        scenarios: vec![Scenario {
+            name: "foreground command past its timeout",
+            command: "echo fg-start; seq 1 3; sleep 8; echo fg-done".into(),
+            extra: json!({"timeout": 3000}),
+            judge: Judge::SameShape(&["fg-start\n1\n2\n3"]),
+        }],
+        args: support::tool_args,
+        setup,
+        spec,
+        report: false,
+        version: |a| support::npm_bin_version(a, "claude"),
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    for r in [&without, &with] {
+        let text = &r.outcome.results[0].text;
+        assert!(text.contains("moved to the background"), "{text}");
+    }
+    let case = Case {
+        spec: spec_no_background,
+        ..case
+    };
+    let (without, with) = drive::compare(&case, &agent);
+    for r in [&without, &with] {
+        let text = &r.outcome.results[0].text;
+        assert!(
+            text.contains("Command timed out after 3s\nfg-start\n1\n2\n3"),
+            "{text}"
+        );
+    }
+}
