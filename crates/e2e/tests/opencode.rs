@@ -121,6 +121,8 @@ fn opencode_model_reads_compacted_output_and_nothing_else_changes() {
     let mut cut = scenarios::failing_cut_by_host_76k();
     cut.command = format!("{}; r=$?; sleep 0.2; exit $r", cut.command);
     scs.push(cut);
+    // opencode's `timeout` is in milliseconds
+    scs.push(scenarios::past_its_timeout(json!({"timeout": 3000})));
     scs.extend(scenarios::latency());
     let case = Case {
         host: "opencode",

@@ -60,6 +60,10 @@ fn pi_model_reads_compacted_output_and_nothing_else_changes() {
     scs.push(scenarios::failing_over_10k());
     // over 2,000 lines and 51,200 bytes: pi shows its last lines
     scs.push(scenarios::failing_cut_by_host_76k());
+    // pi's `timeout` is in seconds
+    scs.push(scenarios::past_its_timeout(
+        serde_json::json!({"timeout": 3}),
+    ));
     scs.extend(scenarios::latency());
     let case = Case {
         host: "pi",

@@ -122,6 +122,18 @@ fn failing_lines(facts: &'static [&'static str]) -> Scenario {
     )
 }
 
+/// A command that prints three lines, then runs past the timeout the model gave it (`extra`:
+/// the host's own timeout argument): the host ends it or moves it on, and shows what it
+/// printed so far; with tokenjuice the model must read the same.
+pub fn past_its_timeout(extra: Value) -> Scenario {
+    Scenario {
+        name: "command past its timeout",
+        command: "echo fg-start; seq 1 3; sleep 8; echo fg-done".into(),
+        extra,
+        judge: Judge::SameShape(&["fg-start\n1\n2\n3"]),
+    }
+}
+
 /// Shell semantics: quoting, heredocs, exit codes, cd, the agent's PATH.
 pub fn semantics() -> Vec<Scenario> {
     vec![
