@@ -211,13 +211,16 @@ pub fn respond(spec: &Spec, req: &Request, body: &Value) -> Response {
     let offers_tool = wire::tool_names(spec.wire, body)
         .iter()
         .any(|n| n == &spec.tool);
-    let done = our_results(spec.wire, body).len();
+    let results = our_results(spec.wire, body);
+    let done = results.len();
     let structured;
+    let call;
     let turn = if offers_tool && done < spec.calls.len() {
+        call = call_args(&spec.calls[done], &results);
         Turn::Call {
             id: format!("{CALL_PREFIX}{done}"),
-            name: &spec.tool,
-            args: &spec.calls[done],
+            name: call.0.as_deref().unwrap_or(&spec.tool),
+            args: &call.1,
         }
     } else if let Some(schema) = json_schema(body) {
         // side requests that want JSON (Gemini's model router) get an object of that shape;
@@ -237,6 +240,31 @@ pub fn respond(spec: &Spec, req: &Request, body: &Value) -> Response {
             body: text.into_bytes(),
         }
     }
+}
+
+/// A scripted call's tool and arguments: `"__tool"` names another tool than the shell tool
+/// (Codex's `write_stdin`), and a string `"{SESSION_ID}"` becomes the number of the last
+/// `session ID <n>` an earlier result named (Codex's running-command sessions get random
+/// ids).
+fn call_args(args: &Value, results: &[wire::ToolResult]) -> (Option<String>, Value) {
+    let mut args = args.clone();
+    let tool = args
+        .as_object_mut()
+        .and_then(|o| o.remove("__tool"))
+        .and_then(|t| t.as_str().map(str::to_string));
+    let session = results.iter().rev().find_map(|r| {
+        let (_, rest) = r.text.split_once("session ID ")?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u64>().ok()
+    });
+    if let (Some(o), Some(n)) = (args.as_object_mut(), session) {
+        for v in o.values_mut() {
+            if v == "{SESSION_ID}" {
+                *v = json!(n);
+            }
+        }
+    }
+    (tool, args)
 }
 
 fn json_schema(body: &Value) -> Option<&Value> {
@@ -400,4 +428,26 @@ fn tempfile_dir() -> Result<PathBuf, String> {
     ));
     std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
     Ok(base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_may_name_its_tool_and_the_last_session() {
+        let r = |t: &str| wire::ToolResult {
+            call_id: "c".into(),
+            text: t.into(),
+            is_error: None,
+        };
+        let (tool, args) = call_args(
+            &json!({"__tool": "write_stdin", "session_id": "{SESSION_ID}", "chars": "x"}),
+            &[r("Process running with session ID 123\n"), r("no id")],
+        );
+        assert_eq!(tool.as_deref(), Some("write_stdin"));
+        assert_eq!(args, json!({"session_id": 123, "chars": "x"}));
+        let (tool, args) = call_args(&json!({"cmd": "ls"}), &[]);
+        assert_eq!((tool, args), (None, json!({"cmd": "ls"})));
+    }
 }

@@ -479,3 +479,55 @@ fn codex_sh_user_is_left_as_codex_has_it_and_doctor_says_so() {
         "{report}"
     );
 }
+
+/// A command that waits for input, in a terminal session (`tty: true`: Codex closes a
+/// session's stdin without one; `write_stdin` then fails alike with and without tokenjuice,
+/// seen in the real Codex 0.169): the model gets the prompt, writes an answer with
+/// `write_stdin` (Codex returns what the command printed within the call's yield, 250 ms by
+/// default), then polls until the command ends. tokenjuice steps aside for terminal sessions,
+/// so each call must show what it showed without.
+#[test]
+fn codex_a_terminal_session_answered_through_write_stdin_reads_the_same() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    fn args_or_stdin(s: &Scenario) -> Value {
+        if s.extra.get("__tool").is_some() {
+            s.extra.clone()
+        } else {
+            args(s)
+        }
+    }
+    let scs = vec![
+        Scenario {
+            name: "a prompt",
+            command: "printf 'name? '; read x; echo \"hello $x\"; sleep 2; echo bye".into(),
+            extra: json!({"yield_time_ms": 500, "tty": true}),
+            judge: Judge::SameShape(&["name? ", "Process running with session ID"]),
+        },
+        Scenario {
+            name: "the answer",
+            command: String::new(),
+            extra: json!({"__tool": "write_stdin", "session_id": "{SESSION_ID}", "chars": "bob\n"}),
+            judge: Judge::SameShape(&["hello bob"]),
+        },
+        Scenario {
+            name: "the end",
+            command: String::new(),
+            extra: json!({"__tool": "write_stdin", "session_id": "{SESSION_ID}", "chars": "", "yield_time_ms": 5000}),
+            judge: Judge::SameShape(&["bye", "Process exited with code 0"]),
+        },
+    ];
+    let case = Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism: "BASH_ENV, a command answered through write_stdin",
+        scenarios: scs,
+        args: args_or_stdin,
+        setup,
+        spec,
+        report: false,
+        version: |a| support::npm_bin_version(a, "codex"),
+    };
+    drive::compare(&case, &agent);
+}
