@@ -74,6 +74,16 @@ pub(super) static DIALECT: Dialect = Dialect {
     dedupes_identical_commands: false,
     handler_types: &["command"],
     pre_tool_stop_runs_tool: false,
+    // exit 2 with an empty stderr: "PreToolUse hook exited with code 2 but did not write a
+    // blocking reason to stderr", a failed hook (openai/codex
+    // codex-rs/hooks/src/events/pre_tool_use.rs `parse_completed`; the Codex 0.169 binary
+    // says the same for PostToolUse, PermissionRequest, UserPromptSubmit, Stop and
+    // SubagentStop); the tool ran in Codex 0.169 (crates/e2e/tests/hooks_differential_codex.rs)
+    exit2_needs_stderr: true,
+    // codex-rs/hooks/src/schema.rs (`deny_unknown_fields` wire structs) and
+    // codex-rs/hooks/src/engine/output_parser.rs (`parse_pre_tool_use`); measured in Codex
+    // 0.169 by crates/e2e/tests/hooks_differential_codex.rs
+    strict_pre_tool_output: true,
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 

@@ -269,6 +269,14 @@ pub struct Dialect {
     /// PreToolUse `continue: false` lets the tool run and ends the session after it
     /// (Claude Code 2.1, measured in the real CLI) instead of blocking the tool.
     pub pre_tool_stop_runs_tool: bool,
+    /// Exit 2 blocks (or feeds stderr back) only when stderr holds a message; exit 2 with
+    /// nothing on stderr is a failed, non-blocking hook (Codex).
+    pub exit2_needs_stderr: bool,
+    /// A PreToolUse answer on stdout is read against the host's closed schema: an unknown
+    /// field, a wrong type, a missing `hookEventName`, or a field the host does not support
+    /// there (`continue: false`, `ask`, a `deny` without a reason, …) makes the whole answer
+    /// a failed, non-blocking hook, and the tool runs (Codex).
+    pub strict_pre_tool_output: bool,
     /// Source of the facts in this row.
     pub sources: &'static str,
 }

@@ -389,6 +389,12 @@ fn parse_into(
         .collect::<Vec<_>>()
         .join(", ");
     for (event_name, groups) in events {
+        // Codex's config.toml keeps its record of each hook under `[hooks.state."<key>"]`
+        // (`enabled`, `trusted_hash`), beside the events (openai/codex
+        // codex-rs/config/src/hook_config.rs, `HooksToml.state`): not an event
+        if file.shape == FileShape::MatcherGroupsToml && event_name == "state" {
+            continue;
+        }
         let entry = format!("hooks.{event_name}");
         let Some(kind) = dialect.event_from_host_name(event_name) else {
             let hint = EventKind::from_name(event_name)

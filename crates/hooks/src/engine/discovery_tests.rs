@@ -310,3 +310,20 @@ fn a_matcher_that_is_not_a_string_skips_only_its_entry_in_both_shapes() {
         == Some("hooks.preToolUse[0].matcher")
         && d.message.contains("must be a string")));
 }
+
+#[test]
+fn codex_hook_state_records_in_config_toml_are_not_events() {
+    // Codex writes `[hooks.state."<key>"]` (enabled, trusted_hash) beside the events in
+    // config.toml (openai/codex codex-rs/config/src/hook_config.rs, `HooksToml.state`)
+    let t = tempfile::tempdir().unwrap();
+    let ch = t.path().join("codexhome");
+    write(
+        &ch.join("config.toml"),
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"s.sh\"\n\n[hooks.state.\"/c/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+    );
+    let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
+    let s = HookSettings::load(Host::Codex, &t.path().join("proj"), &env);
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["s.sh"]);
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+}

@@ -568,6 +568,7 @@ fn interpret(
     match raw.exit_code {
         Some(0) => {
             let parsed = parse_stdout(dialect, event, &trace.stdout);
+            let failed = parsed.failed;
             trace.output = parsed.json;
             trace.effect = parsed.effect;
             if trace.stdout_truncated
@@ -578,7 +579,22 @@ fn interpret(
                     "stdout exceeded the capture limit, so its JSON could not be read".into(),
                 );
             }
-            trace.outcome = status_of(&trace.effect);
+            trace.outcome = if failed {
+                HookStatus::Error
+            } else {
+                status_of(&trace.effect)
+            };
+        }
+        Some(2)
+            if dialect.exit2_needs_stderr
+                && trace.stderr.trim().is_empty()
+                && (spec.exit2_blocks || spec.exit2_feedback) =>
+        {
+            trace.effect.warnings.push(format!(
+                "exit code 2 with nothing on stderr: {} counts this {event} hook as failed, not as a block (non-blocking); write the reason on stderr",
+                dialect.display_name
+            ));
+            trace.outcome = HookStatus::Error;
         }
         Some(2) => {
             let msg = trace.stderr.trim().to_string();

@@ -392,3 +392,94 @@ fn field_matchers_use_the_event_target() {
     assert_eq!(out.hooks[0].command, "echo auto");
     assert_eq!(out.additional_context, vec!["auto"]);
 }
+
+#[test]
+fn codex_exit_two_needs_a_message_on_stderr() {
+    // Codex 0.169 runs the tool when a PreToolUse hook exits 2 with an empty stderr (a
+    // failed hook, not a block: openai/codex codex-rs/hooks/src/events/pre_tool_use.rs;
+    // crates/e2e/tests/hooks_differential_codex.rs); with a message it blocks.
+    let f = fixture();
+    let e = engine(
+        Host::Codex,
+        &f,
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [cmd("exit 2")]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [cmd("echo '  ' >&2; exit 2")]}]
+        }}),
+    );
+    let pre = payload(
+        Host::Codex,
+        &f,
+        EventKind::PreToolUse,
+        Some("Bash"),
+        json!({"command": "ls"}),
+    );
+    let out = e.run(EventKind::PreToolUse, &pre);
+    assert!(!out.blocked(), "{:?}", out.to_json());
+    assert_eq!(out.hooks[0].outcome, HookStatus::Error);
+    assert!(
+        out.warnings.iter().any(|w| w.contains("nothing on stderr")),
+        "{:?}",
+        out.warnings
+    );
+    let post = payload(
+        Host::Codex,
+        &f,
+        EventKind::PostToolUse,
+        Some("Bash"),
+        json!({"command": "ls"}),
+    );
+    let out = e.run(EventKind::PostToolUse, &post);
+    assert!(out.feedback.is_empty(), "{:?}", out.to_json());
+    assert_eq!(out.hooks[0].outcome, HookStatus::Error);
+
+    // the same hook under Claude Code's rules blocks
+    let e = engine(
+        Host::Claude,
+        &f,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [cmd("exit 2")]}]}}),
+    );
+    let out = e.run(
+        EventKind::PreToolUse,
+        &payload(
+            Host::Claude,
+            &f,
+            EventKind::PreToolUse,
+            Some("Bash"),
+            json!({"command": "ls"}),
+        ),
+    );
+    assert!(out.blocked());
+}
+
+#[test]
+fn codex_refused_pre_tool_use_answer_is_a_failed_hook_and_the_tool_runs() {
+    // a deny without hookEventName: Codex 0.169 ran the tool
+    // (crates/e2e/tests/hooks_differential_codex.rs)
+    let f = fixture();
+    let e = engine(
+        Host::Codex,
+        &f,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            cmd(r#"printf '%s' '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'"#)
+        ]}]}}),
+    );
+    let p = payload(
+        Host::Codex,
+        &f,
+        EventKind::PreToolUse,
+        Some("Bash"),
+        json!({"command": "ls"}),
+    );
+    let out = e.run(EventKind::PreToolUse, &p);
+    assert!(!out.blocked(), "{:?}", out.to_json());
+    assert_eq!(out.decision, None);
+    assert_eq!(out.hooks[0].outcome, HookStatus::Error);
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("hookEventName") && w.contains("tool runs")),
+        "{:?}",
+        out.warnings
+    );
+}

@@ -76,6 +76,9 @@ pub struct ParsedStdout {
     /// The JSON object, when stdout was one.
     pub json: Option<Value>,
     pub effect: HookEffect,
+    /// The host counts the hook as failed (non-blocking) because of what it printed (Codex:
+    /// a PreToolUse answer outside its schema); `effect` then holds only warnings.
+    pub failed: bool,
 }
 
 fn preview(s: &str) -> String {
@@ -100,10 +103,20 @@ pub fn parse_stdout(dialect: &Dialect, event: EventKind, stdout: &str) -> Parsed
     if text.starts_with('{') {
         match serde_json::from_str::<Value>(text) {
             Ok(v @ Value::Object(_)) => {
+                if dialect.strict_pre_tool_output && event.base() == EventKind::PreToolUse {
+                    if let Some(problem) = strict_pre_tool_use_problem(&v) {
+                        return ParsedStdout {
+                            effect: failed_answer(dialect, &v, &problem),
+                            json: Some(v),
+                            failed: true,
+                        };
+                    }
+                }
                 let effect = effect_from_json(dialect, event, &v);
                 return ParsedStdout {
                     json: Some(v),
                     effect,
+                    failed: false,
                 };
             }
             Ok(_) => return plain_text(dialect, event, text),
@@ -127,11 +140,132 @@ pub fn parse_stdout(dialect: &Dialect, event: EventKind, stdout: &str) -> Parsed
                 return ParsedStdout {
                     json: Some(v),
                     effect,
+                    failed: false,
                 };
             }
         }
     }
     plain_text(dialect, event, text)
+}
+
+/// The effect of a PreToolUse answer the host refuses: nothing applies (no decision, no
+/// context, no rewrite), the tool runs; the host still shows a well-formed `systemMessage`.
+fn failed_answer(dialect: &Dialect, v: &Value, problem: &str) -> HookEffect {
+    HookEffect {
+        system_message: v
+            .get("systemMessage")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        warnings: vec![format!(
+            "{} counts this hook as failed and ignores its whole answer, so the tool runs (non-blocking): {problem}",
+            dialect.display_name
+        )],
+        ..HookEffect::default()
+    }
+}
+
+/// Why Codex refuses a PreToolUse answer, or `None` when it reads it. Codex parses the
+/// answer into closed structs (unknown fields, wrong types and unknown values fail, and
+/// `hookSpecificOutput.hookEventName` is required: openai/codex
+/// `codex-rs/hooks/src/schema.rs`, `PreToolUseCommandOutputWire`), then refuses the fields
+/// it does not support on PreToolUse (`codex-rs/hooks/src/engine/output_parser.rs`,
+/// `parse_pre_tool_use`; the messages are the Codex 0.169 binary's). Either way the hook
+/// counts as failed and the tool runs (measured in Codex 0.169:
+/// crates/e2e/tests/hooks_differential_codex.rs).
+fn strict_pre_tool_use_problem(v: &Value) -> Option<String> {
+    let obj = v.as_object()?;
+    let invalid = |what: String| Some(format!("invalid pre-tool-use JSON output: {what}"));
+    let is_str = |v: &Value| v.is_string() || v.is_null();
+    let one_of = |v: &Value, allowed: &[&str]| {
+        v.is_null() || v.as_str().is_some_and(|s| allowed.contains(&s))
+    };
+    for (key, value) in obj {
+        let ok = match key.as_str() {
+            "continue" | "suppressOutput" => value.is_boolean(),
+            "stopReason" | "systemMessage" | "reason" => is_str(value),
+            "decision" => one_of(value, &["approve", "block"]),
+            "hookSpecificOutput" => value.is_object() || value.is_null(),
+            _ => return invalid(format!("unknown field `{key}`")),
+        };
+        if !ok {
+            return invalid(format!("`{key}` has an unexpected value {value}"));
+        }
+    }
+    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object);
+    if let Some(h) = hso {
+        for (key, value) in h {
+            let ok = match key.as_str() {
+                "hookEventName" => value.is_string(),
+                "permissionDecision" => one_of(value, &["allow", "deny", "ask"]),
+                "permissionDecisionReason" | "additionalContext" => is_str(value),
+                "updatedInput" => true,
+                _ => return invalid(format!("unknown field `hookSpecificOutput.{key}`")),
+            };
+            if !ok {
+                return invalid(format!(
+                    "`hookSpecificOutput.{key}` has an unexpected value {value}"
+                ));
+            }
+        }
+        if !h.contains_key("hookEventName") {
+            return invalid("`hookSpecificOutput.hookEventName` is missing".into());
+        }
+    }
+    let unsupported = |what: &str| Some(format!("PreToolUse hook returned {what}"));
+    if obj.get("continue") == Some(&Value::Bool(false)) {
+        return unsupported("unsupported continue:false");
+    }
+    if obj.get("stopReason").is_some_and(|v| !v.is_null()) {
+        return unsupported("unsupported stopReason");
+    }
+    if obj.get("suppressOutput") == Some(&Value::Bool(true)) {
+        return unsupported("unsupported suppressOutput");
+    }
+    let given = |m: Option<&Map<String, Value>>, k: &str| {
+        m.and_then(|m| m.get(k)).is_some_and(|v| !v.is_null())
+    };
+    let has_text = |m: Option<&Map<String, Value>>, k: &str| {
+        m.and_then(|m| m.get(k))
+            .and_then(Value::as_str)
+            .is_some_and(|r| !r.trim().is_empty())
+    };
+    let hso_decides = [
+        "permissionDecision",
+        "permissionDecisionReason",
+        "updatedInput",
+    ]
+    .iter()
+    .any(|k| given(hso, k));
+    if hso_decides {
+        let decision = hso
+            .and_then(|h| h.get("permissionDecision"))
+            .and_then(Value::as_str);
+        if given(hso, "updatedInput") && decision != Some("allow") {
+            return unsupported(
+                "updatedInput without permissionDecision:allow (Codex reads updatedInput only with permissionDecision \"allow\")",
+            );
+        }
+        match decision {
+            Some("allow") if !given(hso, "updatedInput") => {
+                unsupported("unsupported permissionDecision:allow")
+            }
+            Some("ask") => unsupported("unsupported permissionDecision:ask"),
+            Some("deny") if !has_text(hso, "permissionDecisionReason") => {
+                unsupported("permissionDecision:deny without a non-empty permissionDecisionReason")
+            }
+            None => unsupported("permissionDecisionReason without permissionDecision"),
+            _ => None,
+        }
+    } else {
+        match obj.get("decision").and_then(Value::as_str) {
+            Some("approve") => unsupported("unsupported decision:approve"),
+            Some("block") if !has_text(Some(obj), "reason") => {
+                unsupported("decision:block without a non-empty reason")
+            }
+            None if given(Some(obj), "reason") => unsupported("reason without decision"),
+            _ => None,
+        }
+    }
 }
 
 fn plain_text(dialect: &Dialect, event: EventKind, text: &str) -> ParsedStdout {
@@ -141,7 +275,11 @@ fn plain_text(dialect: &Dialect, event: EventKind, text: &str) -> ParsedStdout {
     } else if event.spec().plain_stdout_is_context {
         effect.additional_context.push(text.to_string());
     }
-    ParsedStdout { json: None, effect }
+    ParsedStdout {
+        json: None,
+        effect,
+        failed: false,
+    }
 }
 
 fn get_str(obj: &Map<String, Value>, key: &str, effect: &mut HookEffect) -> Option<String> {

@@ -266,3 +266,108 @@ proptest! {
         }
     }
 }
+
+fn codex(out: &str) -> ParsedStdout {
+    parse_stdout(Host::Codex.dialect(), EventKind::PreToolUse, out)
+}
+
+#[test]
+fn codex_reads_pre_tool_use_answers_against_its_closed_schema() {
+    // refused answers: the hook failed, nothing of the answer applies, the tool runs
+    // (openai/codex codex-rs/hooks/src/schema.rs and engine/output_parser.rs; each of the
+    // first five measured in Codex 0.169 by crates/e2e/tests/hooks_differential_codex.rs)
+    let refused = [
+        (
+            r#"{"continue":false,"stopReason":"enough"}"#,
+            "continue:false",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+            "without a non-empty permissionDecisionReason",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "hookEventName",
+        ),
+        (
+            r#"{"decision":"block","reason":"no","note":1}"#,
+            "unknown field `note`",
+        ),
+        (r#"{"decision":"deny","reason":"no"}"#, "`decision`"),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}"#,
+            "permissionDecision:ask",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+            "permissionDecision:allow",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no","updatedInput":{"command":"ls"}}}"#,
+            "updatedInput without permissionDecision:allow",
+        ),
+        (
+            r#"{"decision":"block","reason":"  "}"#,
+            "decision:block without",
+        ),
+        (r#"{"decision":"approve"}"#, "decision:approve"),
+        (r#"{"reason":"why"}"#, "reason without decision"),
+        (r#"{"suppressOutput":true}"#, "suppressOutput"),
+        (r#"{"continue":"no"}"#, "`continue`"),
+        (
+            r#"{"systemMessage":"careful","hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"x","extra":true}}"#,
+            "hookSpecificOutput.extra",
+        ),
+    ];
+    for (out, why) in refused {
+        let p = codex(out);
+        assert!(p.failed, "{out}");
+        assert_eq!(p.effect.decision, None, "{out}");
+        assert!(p.effect.additional_context.is_empty(), "{out}");
+        assert!(p.effect.rewrite.is_none(), "{out}");
+        assert_eq!(p.effect.continue_, None, "{out}");
+        assert!(
+            p.effect.warnings.iter().any(|w| w.contains(why)),
+            "{out}: {:?}",
+            p.effect.warnings
+        );
+    }
+    // the systemMessage of a refused but well-formed answer is still shown
+    assert_eq!(
+        codex(r#"{"systemMessage":"careful","continue":false}"#)
+            .effect
+            .system_message
+            .as_deref(),
+        Some("careful")
+    );
+
+    // read answers
+    let deny = codex(
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+    );
+    assert!(!deny.failed);
+    assert_eq!(deny.effect.decision, Some(Decision::Deny));
+    let block = codex(r#"{"decision":"block","reason":"no","systemMessage":null}"#);
+    assert!(!block.failed);
+    assert_eq!(block.effect.decision, Some(Decision::Deny));
+    assert_eq!(block.effect.reason.as_deref(), Some("no"));
+    let rewrite = codex(
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}"#,
+    );
+    assert!(!rewrite.failed);
+    assert!(rewrite.effect.rewrite.is_some());
+    let context = codex(
+        r#"{"continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"note"}}"#,
+    );
+    assert!(!context.failed);
+    assert_eq!(context.effect.additional_context, vec!["note"]);
+
+    // other hosts read the same answers as before
+    let claude = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+    );
+    assert!(!claude.failed);
+    assert_eq!(claude.effect.decision, Some(Decision::Deny));
+}
