@@ -9,15 +9,17 @@ use serde_json::{json, Value};
 fn toml_and_json_layers_both_load_under_codex_home() {
     let w = World::new();
     let ch = w.tmp.path().join("codex-home");
-    w.write_json(
-        &ch.join("hooks.json"),
-        &json!({"hooks": {"PreToolUse": [group(Some("Bash"), &py("guard_dangerous.py"), None)]}}),
-    );
+    let json_hooks = json!({"PreToolUse": [group(Some("Bash"), &py("guard_dangerous.py"), None)]});
+    w.write_json(&ch.join("hooks.json"), &json!({ "hooks": json_hooks }));
     let toml = format!(
         "model = \"gpt\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"{}\"\ntimeout = 30\n",
         py("npm_legacy_peers.py").replace('\'', "")
     );
-    w.write(&w.project.join(".codex/config.toml"), &toml);
+    let project_toml = w.project.join(".codex/config.toml");
+    w.write(&project_toml, &toml);
+    w.trust_codex_hooks(Some(&ch), &ch.join("hooks.json"), &json_hooks);
+    let toml_hooks = toml::from_str::<Value>(&toml).unwrap()["hooks"].clone();
+    w.trust_codex_hooks(Some(&ch), &project_toml, &toml_hooks);
     let out = w
         .cmd()
         .env("CODEX_HOME", &ch)
@@ -55,13 +57,13 @@ fn updated_input_needs_allow_and_duplicates_both_run() {
     let no_allow = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la"}}}"#;
     let marker = w.tmp.path().join("runs");
     let count = format!("echo run >> '{}'", marker.display());
-    w.write_json(
-        &w.project.join(".codex/hooks.json"),
-        &json!({"hooks": {
-            "PreToolUse": [group(None, &sh("print.sh", &[no_allow]), None)],
-            "Stop": [group(None, &count, None), group(None, &count, None)]
-        }}),
-    );
+    let hooks = json!({
+        "PreToolUse": [group(None, &sh("print.sh", &[no_allow]), None)],
+        "Stop": [group(None, &count, None), group(None, &count, None)]
+    });
+    let file = w.project.join(".codex/hooks.json");
+    w.write_json(&file, &json!({ "hooks": hooks }));
+    w.trust_codex_hooks(None, &file, &hooks);
     let (_, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
     assert_eq!(v["updatedInput"], Value::Null);
     assert!(
@@ -115,7 +117,10 @@ fn codex_matchers_use_rust_regex_so_look_around_is_a_load_error() {
 #[test]
 fn apply_patch_is_matched_by_write_and_edit_aliases() {
     let w = World::new();
-    w.write_json(&w.project.join(".codex/hooks.json"), &json!({"hooks": {"PreToolUse": [group(Some("Edit"), &sh("print.sh", &[r#"{"systemMessage":"patch seen"}"#]), None)]}}));
+    let hooks = json!({"PreToolUse": [group(Some("Edit"), &sh("print.sh", &[r#"{"systemMessage":"patch seen"}"#]), None)]});
+    let file = w.project.join(".codex/hooks.json");
+    w.write_json(&file, &json!({ "hooks": hooks }));
+    w.trust_codex_hooks(None, &file, &hooks);
     let (_, v) = w.run(
         "codex",
         "PreToolUse",
@@ -127,4 +132,26 @@ fn apply_patch_is_matched_by_write_and_edit_aliases() {
         ],
     );
     assert_eq!(v["systemMessage"], "patch seen");
+}
+
+#[test]
+fn a_hook_codex_was_not_told_to_trust_is_skipped_with_a_warning() {
+    // Codex 0.169 skips it without a word (crates/e2e/tests/hooks_differential_codex.rs)
+    let w = World::new();
+    let marker = w.tmp.path().join("ran");
+    let hooks = json!({"PreToolUse": [group(None, &format!("touch '{}'; echo no >&2; exit 2", marker.display()), None)]});
+    let file = w.project.join(".codex/hooks.json");
+    w.write_json(&file, &json!({ "hooks": hooks }));
+    let (code, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!marker.exists(), "an untrusted hook ran");
+    assert!(
+        v["settingsDiagnostics"].to_string().contains("not trusted"),
+        "{v:#}"
+    );
+    // trusted, it runs and blocks
+    w.trust_codex_hooks(None, &file, &hooks);
+    let (code, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
+    assert_eq!(code, 2, "{v:#}");
+    assert!(marker.exists());
 }

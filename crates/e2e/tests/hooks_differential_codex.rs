@@ -250,10 +250,12 @@ fn prints(json: &str) -> String {
 }
 
 /// `hooks/list` of Codex names the hook by the key the test wrote, with the hash the test
-/// computed, and says whether it is trusted.
+/// computed (and the toolkit computes: the records it would write hold both), and says
+/// whether it is trusted.
 fn assert_codex_lists(agent: &Agent, p: &Paths, hooks: &Value, status: &str) {
     let listed = codex_hooks_list(agent, p);
-    let records = trust_records(&p.home.join(".codex/hooks.json"), hooks);
+    let file = p.home.join(".codex/hooks.json");
+    let records = trust_records(&file, hooks);
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0]["key"], records[0].0.as_str(), "{listed:?}");
     assert_eq!(
@@ -262,6 +264,12 @@ fn assert_codex_lists(agent: &Agent, p: &Paths, hooks: &Value, status: &str) {
         "{listed:?}"
     );
     assert_eq!(listed[0]["trustStatus"], status, "{listed:?}");
+    let toolkit = tokenjuice_hooks::engine::codex_trust::trust_records_toml(&file, hooks);
+    assert!(
+        toolkit.contains(&format!("[hooks.state.{}]", listed[0]["key"]))
+            && toolkit.contains(&format!("trusted_hash = {}", listed[0]["currentHash"])),
+        "the toolkit's trust record differs from Codex's {listed:?}: {toolkit}"
+    );
 }
 
 /// A PreToolUse hook that touches `hook_marker`, reads its input, then does `then`.
@@ -396,31 +404,54 @@ fn the_hooks_toolkit_decides_as_the_real_codex_cli_does() {
         }
     }
 
-    // A hook Codex was not told to trust: Codex skips it without a word and the tool runs.
-    // The toolkit does not model trust (docs/hooks.md, Known limits): it runs the hook.
-    let untrusted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let work = tmp.path().join("untrusted");
-        let p = Paths::under(&work);
-        let hook_marker = work.join("hook-ran.txt");
-        let hooks = pre_tool_use("Bash", &hook_marker, "echo not-this-one >&2; exit 2");
-        let config = codex_home(&p, &hooks, false);
-        assert_codex_lists(&agent, &p, &hooks, "untrusted");
-        let marker = p.project.join("ran.txt");
-        let cmd = format!("touch {}", marker.display());
-        let result = first_result(&codex_session(&agent, &p, &config, &cmd));
-        assert!(!hook_marker.exists(), "untrusted: Codex ran the hook");
-        assert!(
-            marker.exists(),
-            "untrusted: Codex did not run the tool: {result}"
-        );
-        let v = toolkit(&p, &cmd, "PreToolUse");
-        assert!(
-            toolkit_ran_a_hook(&v) && v["blocked"] == true,
-            "untrusted: the toolkit no longer runs an untrusted Codex hook; if it models trust now, hold it to Codex here (and update docs/hooks.md): {v}"
-        );
-    }));
-    if untrusted.is_err() {
-        failed.push("untrusted");
+    // A hook Codex was not told to trust, and one changed since it was trusted: Codex skips
+    // them without a word and the tool runs; the toolkit skips them too, and says why.
+    for (name, status) in [("untrusted", "untrusted"), ("changed", "modified")] {
+        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let work = tmp.path().join(name);
+            let p = Paths::under(&work);
+            let hook_marker = work.join("hook-ran.txt");
+            let hooks = pre_tool_use("Bash", &hook_marker, "echo not-this-one >&2; exit 2");
+            let config = codex_home(&p, &hooks, name == "changed");
+            let hooks = if name == "changed" {
+                // trusted as it was, then changed
+                let changed = pre_tool_use("Bash", &hook_marker, "echo changed >&2; exit 2");
+                std::fs::write(
+                    p.home.join(".codex/hooks.json"),
+                    json!({ "hooks": changed }).to_string(),
+                )
+                .unwrap();
+                changed
+            } else {
+                hooks
+            };
+            assert_codex_lists(&agent, &p, &hooks, status);
+            let marker = p.project.join("ran.txt");
+            let cmd = format!("touch {}", marker.display());
+            let result = first_result(&codex_session(&agent, &p, &config, &cmd));
+            assert!(!hook_marker.exists(), "{name}: Codex ran the hook");
+            assert!(
+                marker.exists(),
+                "{name}: Codex did not run the tool: {result}"
+            );
+            let v = toolkit(&p, &cmd, "PreToolUse");
+            assert!(
+                !toolkit_ran_a_hook(&v) && v["blocked"] == false,
+                "{name}: the toolkit ran the hook Codex skipped: {v}"
+            );
+            let said = v["settingsDiagnostics"].to_string();
+            assert!(
+                said.contains(if name == "changed" {
+                    "changed since it was trusted"
+                } else {
+                    "not trusted"
+                }),
+                "{name}: {said}"
+            );
+        }));
+        if ok.is_err() {
+            failed.push(name);
+        }
     }
 
     // PostToolUse: what of the hook's answer the model reads after the tool ran (in Codex,

@@ -84,6 +84,7 @@ pub mod payload;
 pub mod redact;
 pub mod registry;
 pub mod sessions;
+pub(crate) mod sha256;
 
 pub use dialects::{Dialect, Host, HostEnv, Scope};
 pub use engine::discovery::{

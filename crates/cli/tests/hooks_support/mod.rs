@@ -58,6 +58,20 @@ impl World {
         self.write(path, &serde_json::to_string_pretty(v).unwrap());
     }
 
+    /// Codex runs a hook only once the user trusted it: the records Codex writes then, for
+    /// every command hook of `hooks` (the `hooks` object of `file`, as JSON), added to the
+    /// `config.toml` in `codex_home` (`None`: `~/.codex`).
+    #[allow(dead_code)]
+    pub fn trust_codex_hooks(&self, codex_home: Option<&Path>, file: &Path, hooks: &Value) {
+        let dir = codex_home.map_or_else(|| self.home.join(".codex"), Path::to_path_buf);
+        let config = dir.join("config.toml");
+        let mut text = std::fs::read_to_string(&config).unwrap_or_default();
+        text.push_str(&tokenjuice_hooks::engine::codex_trust::trust_records_toml(
+            file, hooks,
+        ));
+        self.write(&config, &text);
+    }
+
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("tokenjuice").unwrap();
         c.env("HOME", &self.home)

@@ -43,6 +43,9 @@ pub struct ConfiguredHook {
     pub sequential: bool,
     pub handler: Handler,
     pub provenance: Provenance,
+    /// Codex: where its trust is recorded and the hash it must have (see
+    /// [`super::codex_trust`]).
+    pub codex_trust: Option<super::codex_trust::TrustId>,
 }
 
 /// Severity of a settings diagnostic.
@@ -131,6 +134,8 @@ impl HookSettings {
             diagnostics: Vec::new(),
         };
         let mut group = 0usize;
+        // Codex: the user's config.toml, which holds the hooks' trust records
+        let mut codex_state: Option<Value> = None;
         for file in files {
             // a project's settings may come with a cloned repository: regular files only,
             // never blocking, size-capped
@@ -176,6 +181,12 @@ impl HookSettings {
                     continue;
                 }
             };
+            if dialect.host == Host::Codex
+                && file.scope == Scope::User
+                && file.shape == FileShape::MatcherGroupsToml
+            {
+                codex_state = toml::from_str::<Value>(&text).ok();
+            }
             let before = s.hooks.len();
             let ok = parse_into(
                 dialect,
@@ -198,7 +209,44 @@ impl HookSettings {
                 status,
             });
         }
+        if dialect.host == Host::Codex {
+            s.keep_trusted_codex_hooks(codex_state.as_ref());
+        }
         s
+    }
+
+    /// Codex runs a hook from these files only when the user's config.toml trusts it as it
+    /// is now (see [`super::codex_trust`]); the others are left out, each with a warning
+    /// that says why and how to trust it.
+    fn keep_trusted_codex_hooks(&mut self, config: Option<&Value>) {
+        use super::codex_trust::{records, trust, Trust};
+        let records = config.map(records).unwrap_or_default();
+        let mut dropped: Vec<PathBuf> = Vec::new();
+        let diagnostics = &mut self.diagnostics;
+        self.hooks.retain(|h| {
+            let Some(id) = &h.codex_trust else {
+                return true;
+            };
+            let why = match trust(id, &records) {
+                Trust::Trusted => return true,
+                Trust::Disabled => format!("turned off in the user's config.toml (`[hooks.state.\"{}\"] enabled = false`): Codex does not run it", id.key),
+                Trust::Untrusted { changed: true } => format!("changed since it was trusted (its `[hooks.state.\"{}\"] trusted_hash` in the user's config.toml is another): Codex skips it until it is trusted again in Codex's /hooks", id.key),
+                Trust::Untrusted { changed: false } if id.hash.is_none() => "an async hook, which Codex never trusts: Codex skips it".to_string(),
+                Trust::Untrusted { changed: false } => format!("not trusted (no `[hooks.state.\"{}\"]` record in the user's config.toml): Codex skips it without a word until it is trusted in Codex's /hooks", id.key),
+            };
+            diagnostics.push(warning(
+                &h.provenance.path,
+                Some(h.provenance.entry.clone()),
+                why,
+            ));
+            dropped.push(h.provenance.path.clone());
+            false
+        });
+        for f in &mut self.files {
+            if let FileStatus::Loaded { hooks } = &mut f.status {
+                *hooks -= dropped.iter().filter(|p| **p == f.path).count();
+            }
+        }
     }
 
     /// Parses one settings text (e.g. for `hooks validate FILE`).
@@ -423,6 +471,7 @@ fn parse_into(
                 };
                 if let Some(handler) = parse_handler(dialect, g, path, &gentry, true, diags) {
                     hooks.push(ConfiguredHook {
+                        codex_trust: None,
                         event_name: event_name.clone(),
                         event: kind,
                         matcher_source: matcher_src,
@@ -493,7 +542,19 @@ fn parse_into(
                     continue;
                 };
                 if let Some(handler) = parse_handler(dialect, h, path, &hentry, false, diags) {
+                    let codex_trust = (dialect.host == Host::Codex).then(|| {
+                        let abs = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+                        super::codex_trust::identity(
+                            &abs,
+                            event_name,
+                            gi,
+                            hi,
+                            matcher_src.as_deref(),
+                            h,
+                        )
+                    });
                     hooks.push(ConfiguredHook {
+                        codex_trust,
                         event_name: event_name.clone(),
                         event: kind,
                         matcher_source: matcher_src.clone(),

@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::codex_trust::{identity, trust_records_toml};
 use std::fs;
 
 fn write(path: &Path, text: &str) {
@@ -210,13 +211,21 @@ fn codex_reads_json_and_toml_layers() {
     let t = tempfile::tempdir().unwrap();
     let ch = t.path().join("codexhome");
     let proj = t.path().join("proj");
+    let json_hooks = serde_json::json!({"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"j.sh"}]}]});
     write(
         &ch.join("hooks.json"),
-        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"j.sh"}]}]}}"#,
+        &serde_json::json!({ "hooks": json_hooks }).to_string(),
     );
+    let toml_text = "model = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"t.sh\"\ntimeout = 30\n";
+    let toml_hooks = toml::from_str::<serde_json::Value>(toml_text).unwrap()["hooks"].clone();
+    // both trusted, as Codex runs only trusted hooks
     write(
         &ch.join("config.toml"),
-        "model = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"t.sh\"\ntimeout = 30\n",
+        &format!(
+            "{toml_text}{}{}",
+            trust_records_toml(&ch.join("hooks.json"), &json_hooks),
+            trust_records_toml(&ch.join("config.toml"), &toml_hooks)
+        ),
     );
     write(&proj.join(".codex/config.toml"), "[[hooks.Stop]\nbroken");
     let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
@@ -317,13 +326,92 @@ fn codex_hook_state_records_in_config_toml_are_not_events() {
     // config.toml (openai/codex codex-rs/config/src/hook_config.rs, `HooksToml.state`)
     let t = tempfile::tempdir().unwrap();
     let ch = t.path().join("codexhome");
+    let text = "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"s.sh\"\n\n[hooks.state.\"/c/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n";
+    let hooks = toml::from_str::<serde_json::Value>(text).unwrap()["hooks"].clone();
     write(
         &ch.join("config.toml"),
-        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"s.sh\"\n\n[hooks.state.\"/c/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+        &format!(
+            "{text}{}",
+            trust_records_toml(&ch.join("config.toml"), &hooks)
+        ),
     );
     let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
     let s = HookSettings::load(Host::Codex, &t.path().join("proj"), &env);
     let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
     assert_eq!(cmds, ["s.sh"]);
     assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+}
+
+#[test]
+fn codex_runs_only_the_hooks_the_user_trusted_as_they_are_now() {
+    // Codex 0.169 skips a hook without a trust record in the user's config.toml, one changed
+    // since it was trusted, and one turned off there (openai/codex
+    // codex-rs/hooks/src/engine/discovery.rs; crates/e2e/tests/hooks_differential_codex.rs)
+    let t = tempfile::tempdir().unwrap();
+    let ch = t.path().join("codexhome");
+    let hooks_json = ch.join("hooks.json");
+    let hooks = serde_json::json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "trusted.sh"},
+        {"type": "command", "command": "changed.sh"},
+        {"type": "command", "command": "off.sh"},
+        {"type": "command", "command": "new.sh"}
+    ]}]});
+    write(
+        &hooks_json,
+        &serde_json::json!({ "hooks": hooks }).to_string(),
+    );
+    // the records Codex writes when the user trusts the first three: the third turned off
+    let record = |i: usize, extra: &str| {
+        let h = hooks["PreToolUse"][0]["hooks"][i].as_object().unwrap();
+        let id = identity(&hooks_json, "PreToolUse", 0, i, Some("Bash"), h);
+        format!(
+            "[hooks.state.{}]\ntrusted_hash = {}\n{extra}\n",
+            serde_json::Value::from(id.key),
+            serde_json::Value::from(id.hash.unwrap())
+        )
+    };
+    write(
+        &ch.join("config.toml"),
+        &[record(0, ""), record(1, ""), record(2, "enabled = false")].concat(),
+    );
+    // then the second changes
+    let mut changed = hooks.clone();
+    changed["PreToolUse"][0]["hooks"][1]["command"] = "changed.sh --now".into();
+    write(
+        &hooks_json,
+        &serde_json::json!({ "hooks": changed }).to_string(),
+    );
+    let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
+    let s = HookSettings::load(Host::Codex, &t.path().join("proj"), &env);
+    let cmds: Vec<_> = s.hooks.iter().map(|h| h.handler.kind.text()).collect();
+    assert_eq!(cmds, ["trusted.sh"]);
+    let said = |entry: &str| {
+        s.diagnostics
+            .iter()
+            .find(|d| d.entry.as_deref() == Some(entry))
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        said("hooks.PreToolUse[0].hooks[1]").contains("changed since it was trusted"),
+        "{:?}",
+        s.diagnostics
+    );
+    assert!(
+        said("hooks.PreToolUse[0].hooks[2]").contains("enabled = false"),
+        "{:?}",
+        s.diagnostics
+    );
+    assert!(
+        said("hooks.PreToolUse[0].hooks[3]").contains("not trusted"),
+        "{:?}",
+        s.diagnostics
+    );
+    assert_eq!(
+        s.files
+            .iter()
+            .find(|f| f.path == hooks_json)
+            .map(|f| f.status.clone()),
+        Some(FileStatus::Loaded { hooks: 1 })
+    );
 }

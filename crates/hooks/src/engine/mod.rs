@@ -1,6 +1,7 @@
 //! The engine: discovery (settings files), dispatcher (select, run in parallel, merge),
 //! command runner (processes), output parser (stdout → effect) and merge (pure).
 
+pub mod codex_trust;
 pub mod command_runner;
 pub mod discovery;
 pub mod dispatcher;
