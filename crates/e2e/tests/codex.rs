@@ -200,6 +200,36 @@ fn setup_zsh(p: &Paths) {
     std::fs::write(xdg.join(".zshrc"), "alias ll='ls -l'\n").unwrap();
 }
 
+/// A Codex case that only judges (the report row is the bash user's).
+fn case(
+    mechanism: &'static str,
+    scenarios: Vec<Scenario>,
+    setup: fn(&Paths),
+    spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
+) -> Case {
+    Case {
+        host: "codex",
+        wire: Wire::OpenAiResponses,
+        mechanism,
+        scenarios,
+        args,
+        setup,
+        spec,
+        report: false,
+        version: |a| support::npm_bin_version(a, "codex"),
+    }
+}
+
+/// What the model read for the scenario called `name`.
+fn read_for<'a>(case: &Case, run: &'a drive::Run, name: &str) -> &'a str {
+    let i = case
+        .scenarios
+        .iter()
+        .position(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no scenario {name}"));
+    &run.outcome.results[i].text
+}
+
 #[test]
 fn codex_model_reads_compacted_output_and_nothing_else_changes() {
     let Some(agent) = support::agent_or_skip("codex") else {
@@ -336,17 +366,12 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         scenarios::failing_over_10k(),
     ]);
     scs.extend(scenarios::latency());
-    let case = Case {
-        host: "codex",
-        wire: Wire::OpenAiResponses,
-        mechanism: "ZDOTDIR (shell_environment_policy.set) .zshenv: the command runs unchanged in the user's zsh, its output through tokenjuice",
-        scenarios: scs,
-        args,
-        setup: setup_zsh,
-        spec: spec_zsh,
-        report: false,
-        version: |a| support::npm_bin_version(a, "codex"),
-    };
+    let case = case(
+        "ZDOTDIR (shell_environment_policy.set) .zshenv: the command runs unchanged in the user's zsh, its output through tokenjuice",
+        scs,
+        setup_zsh,
+        spec_zsh,
+    );
     drive::compare(&case, &agent);
     // doctor, as that user, names the route and proves it
     let report = doctor_as(&support::zsh().expect("zsh"), setup_zsh);
@@ -382,29 +407,16 @@ fn codex_fish_user_gets_the_bash_route() {
         judge: Judge::Same,
     });
     scs.push(scenarios::failing_over_10k());
-    let case = Case {
-        host: "codex",
-        wire: Wire::OpenAiResponses,
-        mechanism: "BASH_ENV for a fish user (Codex runs bash)",
-        scenarios: scs,
-        args,
+    let case = case(
+        "BASH_ENV for a fish user (Codex runs bash)",
+        scs,
         setup,
-        spec: spec_fish,
-        report: false,
-        version: |a| support::npm_bin_version(a, "codex"),
-    };
+        spec_fish,
+    );
     let (without, _) = drive::compare(&case, &agent);
     // it was bash, not fish, that ran the commands
-    let i = case
-        .scenarios
-        .iter()
-        .position(|s| s.name == "the shell Codex runs")
-        .unwrap();
-    assert!(
-        without.outcome.results[i].text.contains(" bash shlvl="),
-        "{}",
-        without.outcome.results[i].text
-    );
+    let shell = read_for(&case, &without, "the shell Codex runs");
+    assert!(shell.contains(" bash shlvl="), "{shell}");
     let report = doctor_as(&fish, setup);
     assert!(
         report.contains(&format!("Codex's fallback for your login shell {fish}"))
@@ -451,28 +463,10 @@ fn codex_sh_user_is_left_as_codex_has_it_and_doctor_says_so() {
     let mut failing = scenarios::failing_over_10k();
     failing.judge = Judge::SameLines;
     scs.push(failing);
-    let case = Case {
-        host: "codex",
-        wire: Wire::OpenAiResponses,
-        mechanism: "none for an sh user (Codex runs sh)",
-        scenarios: scs,
-        args,
-        setup,
-        spec: spec_sh,
-        report: false,
-        version: |a| support::npm_bin_version(a, "codex"),
-    };
+    let case = case("none for an sh user (Codex runs sh)", scs, setup, spec_sh);
     let (without, _) = drive::compare(&case, &agent);
-    let i = case
-        .scenarios
-        .iter()
-        .position(|s| s.name == "the shell Codex runs")
-        .unwrap();
-    assert!(
-        without.outcome.results[i].text.contains("no-bash no-zsh"),
-        "{}",
-        without.outcome.results[i].text
-    );
+    let shell = read_for(&case, &without, "the shell Codex runs");
+    assert!(shell.contains("no-bash no-zsh"), "{shell}");
     let report = doctor_as("/bin/sh", setup);
     assert!(
         report.contains("your login shell is /bin/sh") && report.contains("nothing is compacted"),
@@ -519,15 +513,13 @@ fn codex_a_terminal_session_answered_through_write_stdin_reads_the_same() {
         },
     ];
     let case = Case {
-        host: "codex",
-        wire: Wire::OpenAiResponses,
-        mechanism: "BASH_ENV, a command answered through write_stdin",
-        scenarios: scs,
         args: args_or_stdin,
-        setup,
-        spec,
-        report: false,
-        version: |a| support::npm_bin_version(a, "codex"),
+        ..case(
+            "BASH_ENV, a terminal session answered through write_stdin",
+            scs,
+            setup,
+            spec,
+        )
     };
     drive::compare(&case, &agent);
 }
