@@ -424,3 +424,23 @@ fn reduce_fails_open_like_wrap_when_planning_or_finishing_panics() {
         );
     }
 }
+
+#[test]
+fn a_long_line_of_words_stays_whole_and_a_blob_is_clipped() {
+    // a zsh user's `set -o` joined on one line (3,000 characters): every option is a fact;
+    // before, the middle 1,000 characters were clipped away
+    let sb = Sandbox::new();
+    let words: String = (0..180).map(|i| format!("option{i} off ")).collect();
+    let blob = "Zm9vYmFy".repeat(600);
+    let input = format!("{words}\n{blob}\n");
+    let out = sb
+        .cmd()
+        .args(["reduce", "--source-command", "python3 gen.py"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(words.trim_end()), "{text}");
+    assert!(text.contains("chars clipped]"), "{text}");
+    assert!(!text.contains(&blob), "{text}");
+}

@@ -10,11 +10,12 @@
 //! omitted or filtered line is accounted for, so the rendering can say exactly
 //! what was left out and where.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
 use super::shape::{same_shape, shape, without_times, Fold};
 use super::signal::{self, Level};
-use super::text::{clip_line, resolve_cr, strip_ansi};
+use super::text::{clip_line, looks_like_a_blob, resolve_cr, strip_ansi};
 use crate::rules::compiled::CompiledRule;
 use crate::rules::model::{CounterSource, FactMode};
 
@@ -706,7 +707,11 @@ impl<'r> LineEngine<'r> {
             } else {
                 0
             },
-            text: clip_line(line, s.max_line_chars),
+            text: if s.clip_every_long_line || looks_like_a_blob(line) {
+                clip_line(line, s.max_line_chars)
+            } else {
+                Cow::Borrowed(line)
+            },
             keep,
             level,
             group: None,

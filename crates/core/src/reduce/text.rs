@@ -126,13 +126,18 @@ pub fn overwritten_errors<'a>(line: &'a str, shown: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// Clip a line longer than `max` characters in the middle, saying how much was cut.
+/// A clip that would cut fewer characters than this is not made: its marker costs about
+/// as much as what it saves, and what it cuts is lost.
+const MIN_CLIP: usize = 64;
+
+/// Clip a line longer than `max` characters in the middle, saying how much was cut; a line
+/// only a little longer (under [`MIN_CLIP`] more) is kept whole.
 pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
-    if max == 0 || line.len() <= max {
+    if max == 0 || line.len() <= max + MIN_CLIP {
         return Cow::Borrowed(line);
     }
     let n = line.chars().count();
-    if n <= max {
+    if n <= max + MIN_CLIP {
         return Cow::Borrowed(line);
     }
     let keep_head = max * 2 / 3;
@@ -147,6 +152,14 @@ pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
         n - keep_head - keep_tail,
         &line[tail_start..]
     ))
+}
+
+/// A line with few spaces (fewer than one per 20 characters): minified code, encoded or
+/// minified data. A long line of words (a list of options, a log line with a payload) is
+/// facts, and is not one.
+pub fn looks_like_a_blob(line: &str) -> bool {
+    let spaces = line.bytes().filter(u8::is_ascii_whitespace).count();
+    spaces * 20 < line.len()
 }
 
 /// Number of Unicode scalar values in `s` (what `rawChars` counts).
@@ -200,12 +213,24 @@ mod tests {
 
     #[test]
     fn clipping() {
-        let long = "x".repeat(100);
+        let long = "x".repeat(200);
         let c = clip_line(&long, 30);
-        assert!(c.contains("[70 chars clipped]"), "{c}");
+        assert!(c.contains("[170 chars clipped]"), "{c}");
         assert_eq!(clip_line("short", 30), "short");
-        let uni = "é".repeat(50);
-        assert!(clip_line(&uni, 10).contains("[40 chars clipped]"));
+        let uni = "é".repeat(150);
+        assert!(clip_line(&uni, 10).contains("[140 chars clipped]"));
+        // cutting a few characters would save nothing: the line stays whole
+        let a_bit_over = "y".repeat(30 + MIN_CLIP);
+        assert_eq!(clip_line(&a_bit_over, 30), a_bit_over);
+        assert!(clip_line(&format!("{a_bit_over}z"), 30).contains("chars clipped"));
+    }
+
+    #[test]
+    fn a_long_line_of_words_is_not_a_blob() {
+        let words = "noaliases off aliasfuncdef off allexport off ".repeat(80);
+        assert!(!looks_like_a_blob(&words));
+        assert!(looks_like_a_blob(&"function(a){return a+b};".repeat(100)));
+        assert!(looks_like_a_blob(&"QUJD".repeat(600)));
     }
 
     #[test]

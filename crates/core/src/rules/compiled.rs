@@ -52,6 +52,9 @@ pub struct Settings {
     pub fold: Fold,
     pub signals: bool,
     pub max_line_chars: usize,
+    /// The rule set `maxLineChars` itself: every longer line is clipped. Otherwise (the
+    /// default) only a line that looks like a blob is (see `looks_like_a_blob`).
+    pub clip_every_long_line: bool,
     pub counter_source: CounterSource,
     /// An output of at most this many entries is shown whole (0: no such size).
     pub whole_under: usize,
@@ -256,6 +259,7 @@ impl CompiledRule {
                 .unwrap_or_default(),
             signals: rule.signals.unwrap_or(true),
             max_line_chars: rule.max_line_chars.unwrap_or(DEFAULT_MAX_LINE_CHARS),
+            clip_every_long_line: rule.max_line_chars.is_some(),
             whole_under: sum.whole_under.unwrap_or(0),
             counter_source: rule.counter_source.unwrap_or_default(),
         };
