@@ -15,7 +15,8 @@ fn setup(p: &Paths) {
             "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)",
-                      "Bash(exit:*)", "Bash(tr:*)", "Bash(X=1:*)"],
+                      "Bash(exit:*)", "Bash(tr:*)", "Bash(X=1:*)",
+                      "Bash(envnames)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)"],
             "deny": ["Bash(rm:*)"],
             "ask": ["Bash(git push:*)"]
         }

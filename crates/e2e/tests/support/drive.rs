@@ -68,13 +68,12 @@ fn session(case: &Case, agent: &Agent, work: &Path, with_tj: bool) -> Run {
     }
     let calls = case.scenarios.iter().map(case.args).collect();
     let mut spec = (case.spec)(agent, &paths, calls);
-    if with_tj {
-        // the shell prefix logs, per command, its own time and the command's
-        spec.env.push((
-            "TOKENJUICE_TIMING_LOG".into(),
-            work.join("timing.log").display().to_string(),
-        ));
-    }
+    // the shell prefix logs, per command, its own time and the command's (set in both
+    // sessions, so the commands see the same variables)
+    spec.env.push((
+        "TOKENJUICE_TIMING_LOG".into(),
+        work.join("timing.log").display().to_string(),
+    ));
     Run {
         outcome: super::run(&spec, work),
         project: paths.project,

@@ -225,10 +225,17 @@ pub fn project(at: &Path) {
 pub fn agent_tools(at: &Path) -> PathBuf {
     let dir = at.join("agent-tools");
     std::fs::create_dir_all(&dir).unwrap();
-    let tool = dir.join("mytool");
-    std::fs::write(&tool, "#!/bin/sh\necho \"mytool says $1\"\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // `envnames`: the names of the variables a command sees, on one line, apart from the
+    // setting `install` itself adds to a shell-prefix host's environment
+    for (name, script) in [
+        ("mytool", "#!/bin/sh\necho \"mytool says $1\"\n"),
+        ("envnames", "#!/bin/sh\nenv | cut -d= -f1 | grep -v -x -e CLAUDE_CODE_SHELL_PREFIX -e CODEBUDDY_CODE_SHELL_PREFIX | sort | tr '\\n' ' '\n"),
+    ] {
+        let tool = dir.join(name);
+        std::fs::write(&tool, script).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     dir
 }
 

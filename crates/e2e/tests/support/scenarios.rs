@@ -165,6 +165,12 @@ pub fn semantics() -> Vec<Scenario> {
         s("cd into sub", "cd sub && pwd", Judge::Same),
         s("cd persisted", "pwd", Judge::Same),
         s("tool on the agent's PATH", "mytool hello", Judge::Same),
+        // the names of the variables the command sees (their values hold per-session ids and
+        // paths; `envnames` is an agent tool: see `agent_tools`)
+        s("the environment's variable names", "envnames", Judge::Same),
+        // the shell's options, on one line (a list of `option off` lines would be folded as
+        // similar lines; Claude Code refuses to run `shopt` for a zsh user)
+        s("the shell's options", "set -o | xargs", Judge::Same),
     ]
 }
 
