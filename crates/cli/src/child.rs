@@ -6,8 +6,11 @@
 //!   so a forwarded signal reaches everything it started.
 //! - SIGINT/SIGTERM/SIGHUP sent to tokenjuice are caught by a handler that writes the
 //!   signal number to a self-pipe; the read loop polls that pipe beside the output pipe
-//!   and forwards the signal to the command's group. No thread and no blocked signal
-//!   mask are needed, so the standard library can start the command with `posix_spawn`.
+//!   and forwards the signal to the command's group (one we were started with ignored
+//!   stays ignored, as a shell leaves it). No thread and no blocked signal mask are
+//!   needed, so the command starts with `posix_spawn`, with the signal dispositions we
+//!   were given: what we ignore it ignores, everything else (SIGPIPE, and glibc's two
+//!   internal signals, which its posix_spawn would leave ignored) at its default.
 //! - After the command exits, output still arriving from a background grandchild that
 //!   holds the pipe is read for a short while, then left: `wrap` never hangs on it.
 //!
@@ -22,8 +25,8 @@
 use std::fs::File;
 use std::io::Read;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, ExitStatus, Stdio};
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,7 +52,7 @@ extern "C" fn on_signal(sig: nix::libc::c_int) {
 
 /// A running command.
 pub struct Child {
-    child: std::process::Child,
+    child: Proc,
     output: File,
     /// stderr on its own pipe, when the caller asked to keep the two apart.
     errput: Option<File>,
@@ -309,10 +312,186 @@ fn install_signal_pipe() -> std::io::Result<File> {
         SigSet::empty(),
     );
     for sig in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+        // a signal we were started with ignored (nohup, a background job) stays ignored, for
+        // us and for the command, as a shell leaves it
+        if ignored(sig as i32) {
+            continue;
+        }
         // SAFETY: the handler only loads an atomic and calls write(2).
         unsafe { sigaction(sig, &action) }.map_err(std::io::Error::from)?;
     }
     Ok(File::from(r))
+}
+
+/// Whether signal `sig` is ignored in this process. Asked of the kernel: glibc's
+/// sigaction refuses to say for its internal signals (32, 33), which we may have been
+/// started with ignored.
+#[cfg(target_os = "linux")]
+fn ignored(sig: i32) -> bool {
+    // the kernel's struct sigaction starts with the handler on every Linux architecture;
+    // the buffer is larger than any layout of it
+    let mut old = [0usize; 8];
+    // SAFETY: a query (no new action) into a buffer the kernel's struct fits in; the last
+    // argument is the kernel's signal set size (8 bytes).
+    let r = unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_rt_sigaction,
+            sig,
+            std::ptr::null::<usize>(),
+            old.as_mut_ptr(),
+            8usize,
+        )
+    };
+    r == 0 && old[0] == nix::libc::SIG_IGN
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ignored(sig: i32) -> bool {
+    let mut old: nix::libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a query (no new action), into a zeroed struct of the right type.
+    let ok = unsafe { nix::libc::sigaction(sig, std::ptr::null(), &mut old) } == 0;
+    ok && old.sa_sigaction == nix::libc::SIG_IGN
+}
+
+/// Adds `sig` to `set`. glibc's sigaddset refuses its internal signals (32, 33), which
+/// posix_spawn's default set must name to start them at their default action: there the
+/// bit is set directly (glibc's sigset_t is a bit array, signal n at bit n - 1).
+fn add_signal(set: &mut nix::libc::sigset_t, sig: i32) {
+    // SAFETY: a valid, initialized set
+    if unsafe { nix::libc::sigaddset(set, sig) } == 0 {
+        return;
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        const BITS: usize = 8 * std::mem::size_of::<std::ffi::c_ulong>();
+        let words =
+            std::mem::size_of::<nix::libc::sigset_t>() / std::mem::size_of::<std::ffi::c_ulong>();
+        let bit = (sig - 1) as usize;
+        if bit / BITS < words {
+            // SAFETY: glibc's sigset_t is `unsigned long __val[N]`; the index is in bounds
+            unsafe {
+                let words = (set as *mut nix::libc::sigset_t).cast::<std::ffi::c_ulong>();
+                *words.add(bit / BITS) |= 1 << (bit % BITS);
+            }
+        }
+    }
+}
+
+/// A command started by [`start`].
+struct Proc {
+    pid: i32,
+}
+
+impl Proc {
+    fn id(&self) -> u32 {
+        self.pid as u32
+    }
+
+    fn wait_with(&self, flags: i32) -> std::io::Result<Option<ExitStatus>> {
+        let mut status = 0;
+        loop {
+            // SAFETY: waits for our own child, into a local.
+            let r = unsafe { nix::libc::waitpid(self.pid, &mut status, flags) };
+            if r == self.pid {
+                return Ok(Some(ExitStatus::from_raw(status)));
+            }
+            if r == 0 {
+                return Ok(None);
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+
+    fn try_wait(&mut self) -> std::io::Result<Option<ExitStatus>> {
+        self.wait_with(nix::libc::WNOHANG)
+    }
+
+    fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        self.wait_with(0)?
+            .ok_or_else(|| std::io::Error::other("no status"))
+    }
+}
+
+/// Starts `argv` (found on PATH) with posix_spawn(3), its stdout and stderr on `out` and
+/// `err`, in its own process group when `own_group`, with no signal blocked. Every signal we
+/// do not ignore starts at its default action (SIGPIPE too, which the Rust runtime ignores):
+/// glibc's posix_spawn would otherwise start the command with its two internal signals (32,
+/// 33) ignored, which a shell the host starts itself does not have (seen in the real
+/// CodeBuddy: `SigIgn` of the command differed).
+fn start(argv: &[String], out: i32, err: i32, own_group: bool) -> std::io::Result<Proc> {
+    use nix::libc;
+    use std::ffi::CString;
+    let cstrings: Vec<CString> = argv
+        .iter()
+        .map(|a| CString::new(a.as_bytes()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    let mut ptrs: Vec<*mut libc::c_char> = cstrings.iter().map(|c| c.as_ptr() as *mut _).collect();
+    ptrs.push(std::ptr::null_mut());
+    extern "C" {
+        static environ: *const *mut libc::c_char;
+    }
+    let check = |r: libc::c_int| {
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::from_raw_os_error(r))
+        }
+    };
+    // SAFETY: plain libc calls on zero-initialized attribute structs that are destroyed
+    // below; every pointer outlives the call.
+    unsafe {
+        let mut actions: libc::posix_spawn_file_actions_t = std::mem::zeroed();
+        let mut attr: libc::posix_spawnattr_t = std::mem::zeroed();
+        check(libc::posix_spawn_file_actions_init(&mut actions))?;
+        if let Err(e) = check(libc::posix_spawnattr_init(&mut attr)) {
+            libc::posix_spawn_file_actions_destroy(&mut actions);
+            return Err(e);
+        }
+        let result = (|| {
+            check(libc::posix_spawn_file_actions_adddup2(&mut actions, out, 1))?;
+            check(libc::posix_spawn_file_actions_adddup2(&mut actions, err, 2))?;
+            let mut flags = libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF;
+            if own_group {
+                flags |= libc::POSIX_SPAWN_SETPGROUP;
+                check(libc::posix_spawnattr_setpgroup(&mut attr, 0))?;
+            }
+            check(libc::posix_spawnattr_setflags(
+                &mut attr,
+                flags as libc::c_short,
+            ))?;
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            check(libc::posix_spawnattr_setsigmask(&mut attr, &none))?;
+            let mut default: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut default);
+            for sig in 1..libc::SIGRTMAX() {
+                if sig == libc::SIGKILL || sig == libc::SIGSTOP {
+                    continue;
+                }
+                if sig == libc::SIGPIPE || !ignored(sig) {
+                    add_signal(&mut default, sig);
+                }
+            }
+            check(libc::posix_spawnattr_setsigdefault(&mut attr, &default))?;
+            let mut pid: libc::pid_t = 0;
+            check(libc::posix_spawnp(
+                &mut pid,
+                ptrs[0],
+                &actions,
+                &attr,
+                ptrs.as_ptr(),
+                environ,
+            ))?;
+            Ok(Proc { pid })
+        })();
+        libc::posix_spawnattr_destroy(&mut attr);
+        libc::posix_spawn_file_actions_destroy(&mut actions);
+        result
+    }
 }
 
 fn is_foreground_tty() -> bool {
@@ -354,17 +533,9 @@ pub fn spawn(argv: &[String], group: Group, split_stderr: bool) -> Result<Child,
     // In an interactive terminal the command stays in our process group so it can use the
     // terminal; otherwise it gets its own group so signals reach everything it starts.
     let interactive = group == Group::Inherit || is_foreground_tty();
-    let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..])
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::from(w))
-        .stderr(Stdio::from(w2));
-    if !interactive {
-        cmd.process_group(0);
-    }
     let watcher = if interactive { None } else { Watcher::start() };
-    let spawned = cmd.spawn();
-    drop(cmd); // closes our copies of the pipe's write end
+    let spawned = start(argv, w.as_raw_fd(), w2.as_raw_fd(), !interactive);
+    drop((w, w2)); // our copies of the pipes' write ends
     let child = spawned.map_err(|e| {
         let name = &argv[0];
         match e.kind() {

@@ -497,3 +497,60 @@ fn every_byte_value_passes_through_without_hanging() {
         assert!(!out.stdout.is_empty());
     }
 }
+
+/// The `SigIgn` mask of a `/proc/<pid>/status` text.
+fn ignored_mask(status: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .map(|m| u64::from_str_radix(m.trim(), 16).unwrap())
+        .expect("a SigIgn line")
+}
+
+#[test]
+fn the_command_starts_with_the_signals_wrap_was_started_with_ignored_and_no_more() {
+    // glibc's posix_spawn would leave its internal signals (32, 33) ignored in the command;
+    // a shell the agent starts itself does not have them so (seen in the real CodeBuddy)
+    let sb = Sandbox::new();
+    let script = "grep SigIgn /proc/$PPID/status; grep SigIgn /proc/self/status";
+    for outer in ["", "trap '' INT; "] {
+        let mut c = std::process::Command::new("sh");
+        c.arg("-c")
+            .arg(format!("{outer}exec \"$0\" wrap -- sh -c \"$1\""))
+            .arg(assert_cmd::cargo::cargo_bin("tokenjuice"))
+            .arg(script)
+            .current_dir(sb.work())
+            .env("TOKENJUICE_HOME", sb.path("data/tokenjuice"));
+        // start the outer shell with every signal at its default, 32 and 33 too (this test
+        // may have been started with them ignored), as an agent's own shell is
+        use std::os::unix::process::CommandExt;
+        // SAFETY: only raw system calls between fork and exec
+        unsafe {
+            c.pre_exec(|| {
+                let default = [0usize; 4];
+                for sig in 1..=64usize {
+                    nix::libc::syscall(
+                        nix::libc::SYS_rt_sigaction,
+                        sig,
+                        default.as_ptr(),
+                        std::ptr::null_mut::<usize>(),
+                        8usize,
+                    );
+                }
+                Ok(())
+            });
+        }
+        let out = c.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines = text.lines();
+        let (wrap, command) = (
+            ignored_mask(lines.next().unwrap_or_default()),
+            ignored_mask(lines.next().unwrap_or_default()),
+        );
+        // wrap ignores SIGPIPE itself (the Rust runtime); the command gets it at its default
+        let sigpipe = 1u64 << (13 - 1);
+        assert_eq!(command, wrap & !sigpipe, "{outer:?}: {text}");
+        assert_eq!(command & 1 << 1 != 0, !outer.is_empty(), "SIGINT: {text}");
+        assert_eq!(command & (3 << 31), 0, "signals 32 and 33: {text}");
+    }
+}
