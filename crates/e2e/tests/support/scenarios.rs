@@ -171,6 +171,12 @@ pub fn semantics() -> Vec<Scenario> {
         // the shell's options, on one line (a list of `option off` lines would be folded as
         // similar lines; Claude Code refuses to run `shopt` for a zsh user)
         s("the shell's options", "set -o | xargs", Judge::Same),
+        // the signals a command starts with ignored or blocked (what the host gave its shell)
+        s(
+            "the signals a command inherits",
+            "grep -E Sig[IB] /proc/self/status | xargs",
+            Judge::Same,
+        ),
     ]
 }
 
