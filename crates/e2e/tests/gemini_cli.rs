@@ -16,7 +16,8 @@ const USER_COMMENT: &str = "my own settings: tokenjuice must keep this line";
 fn setup(p: &Paths) {
     let allowed: Vec<String> = [
         "seq", "git log", "ls", "python3", "echo", "printf", "tr", "cat", "cd", "pwd", "mytool",
-        "true", "sleep", "exit", "export", "envnames", "set", "shopt", "xargs", "grep",
+        "true", "sleep", "exit", "export", "envnames", "set", "shopt", "xargs", "grep", "ulimit",
+        "umask",
     ]
     .iter()
     .map(|c| format!("run_shell_command({c})"))

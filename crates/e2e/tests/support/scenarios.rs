@@ -177,6 +177,9 @@ pub fn semantics() -> Vec<Scenario> {
             "grep -E Sig[IB] /proc/self/status | xargs",
             Judge::Same,
         ),
+        // the descriptors a command is started with (their numbers), its limits and umask
+        s("open descriptors", "ls /proc/self/fd | xargs", Judge::Same),
+        s("limits and umask", "ulimit -a | xargs; umask", Judge::Same),
     ]
 }
 
