@@ -468,7 +468,7 @@ fn start(argv: &[String], out: i32, err: i32, own_group: bool) -> std::io::Resul
             check(libc::posix_spawnattr_setsigmask(&mut attr, &none))?;
             let mut default: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut default);
-            for sig in 1..libc::SIGRTMAX() {
+            for sig in 1..=libc::SIGRTMAX() {
                 if sig == libc::SIGKILL || sig == libc::SIGSTOP {
                     continue;
                 }

@@ -707,7 +707,10 @@ impl<'r> LineEngine<'r> {
             } else {
                 0
             },
-            text: if s.clip_every_long_line || looks_like_a_blob(line) {
+            // the blob test reads the whole line: only a long one is asked
+            text: if line.len() > s.max_line_chars
+                && (s.clip_every_long_line || looks_like_a_blob(line))
+            {
                 clip_line(line, s.max_line_chars)
             } else {
                 Cow::Borrowed(line)

@@ -230,9 +230,9 @@ impl HookSettings {
             let why = match trust(id, &records) {
                 Trust::Trusted => return true,
                 Trust::Disabled => format!("turned off in the user's config.toml (`[hooks.state.\"{}\"] enabled = false`): Codex does not run it", id.key),
-                Trust::Untrusted { changed: true } => format!("changed since it was trusted (its `[hooks.state.\"{}\"] trusted_hash` in the user's config.toml is another): Codex skips it until it is trusted again in Codex's /hooks", id.key),
+                Trust::Untrusted { changed: true } => format!("changed since it was trusted (its `[hooks.state.\"{}\"] trusted_hash` in the user's config.toml is another): Codex skips it until the user trusts it again (Codex offers to review new or changed hooks when it starts)", id.key),
                 Trust::Untrusted { changed: false } if id.hash.is_none() => "an async hook, which Codex never trusts: Codex skips it".to_string(),
-                Trust::Untrusted { changed: false } => format!("not trusted (no `[hooks.state.\"{}\"]` record in the user's config.toml): Codex skips it without a word until it is trusted in Codex's /hooks", id.key),
+                Trust::Untrusted { changed: false } => format!("not trusted (no `[hooks.state.\"{}\"]` record in the user's config.toml): Codex skips it without a word until the user trusts it (Codex offers to review new or changed hooks when it starts)", id.key),
             };
             diagnostics.push(warning(
                 &h.provenance.path,
