@@ -321,7 +321,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         answer: Answer::None,
         dialect: Dialect::Codex,
         note: Some("Codex runs each command with your login shell, as `bash -c` or `zsh -c`; tokenjuice sets BASH_ENV and ZDOTDIR for those commands (shell_environment_policy.set in config.toml) to scripts that run the command unchanged in the same shell (zsh reading your own start-up files) and compact its output. Codex decides approval, sandbox and exec-policy rules on the command as the model wrote it. Output is held until the command ends or pauses for a second (then shown folded, with nothing cut, and what follows is held again); shells other than bash and zsh, and tty sessions, are left alone"),
-        proven: Some(("codex", &["0.169"])),
+        proven: Some(("codex", &["0.169", "0.171"])),
         // Codex 0.169 shows a result of up to 10,000 of its tokens (a token is 4 bytes: 40,000
         // bytes) whole; a longer one as its first and last 20,000 bytes with `…N tokens
         // truncated…` between them (measured: `seq 1 20000` showed 1–4221 and 16668–20000).
