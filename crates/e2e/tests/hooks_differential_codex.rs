@@ -484,6 +484,69 @@ fn the_hooks_toolkit_decides_as_the_real_codex_cli_does() {
             true,
             false,
         ),
+        // Codex reads a PostToolUse answer against a closed schema too (openai/codex
+        // codex-rs/hooks/src/schema.rs, `PostToolUseCommandOutputWire`) and refuses what it
+        // does not support there: each of these is a failed hook, and nothing of its answer
+        // reaches the model
+        (
+            "post exit 2 without stderr",
+            "echo marker-text; exit 2".into(),
+            false,
+            false,
+        ),
+        ("post plain stdout", "echo marker-text".into(), false, false),
+        (
+            "post block without reason",
+            prints(
+                r#"{"decision":"block","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"marker-text"}}"#,
+            ),
+            false,
+            false,
+        ),
+        (
+            "post reason without decision",
+            prints(r#"{"reason":"marker-text"}"#),
+            false,
+            false,
+        ),
+        (
+            "post suppressOutput",
+            prints(
+                r#"{"suppressOutput":true,"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"marker-text"}}"#,
+            ),
+            false,
+            false,
+        ),
+        (
+            "post unknown field",
+            prints(
+                r#"{"extra":1,"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"marker-text"}}"#,
+            ),
+            false,
+            false,
+        ),
+        (
+            "post context without hookEventName",
+            prints(r#"{"hookSpecificOutput":{"additionalContext":"marker-text"}}"#),
+            false,
+            false,
+        ),
+        (
+            "post updatedMCPToolOutput",
+            prints(
+                r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"marker-text","updatedMCPToolOutput":{"a":1}}}"#,
+            ),
+            false,
+            false,
+        ),
+        // continue: false is supported on PostToolUse: its stopReason takes the place of the
+        // command's output
+        (
+            "post continue false",
+            prints(r#"{"continue":false,"stopReason":"marker-text"}"#),
+            true,
+            true,
+        ),
     ];
     for (name, then, model_reads, replaces_output) in cases {
         let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

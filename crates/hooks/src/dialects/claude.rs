@@ -86,7 +86,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     handler_types: &["command", "prompt", "agent"],
     pre_tool_stop_runs_tool: true,
     exit2_needs_stderr: false,
-    strict_pre_tool_output: false,
+    strict_tool_output: false,
     sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
 };
 

@@ -91,7 +91,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     handler_types: &["command", "prompt"],
     pre_tool_stop_runs_tool: false,
     exit2_needs_stderr: false,
-    strict_pre_tool_output: false,
+    strict_tool_output: false,
     sources: "CodeBuddy hook reference (tencentcloud 1256/77296)",
 };
 

@@ -81,9 +81,10 @@ pub(super) static DIALECT: Dialect = Dialect {
     // SubagentStop); the tool ran in Codex 0.169 (crates/e2e/tests/hooks_differential_codex.rs)
     exit2_needs_stderr: true,
     // codex-rs/hooks/src/schema.rs (`deny_unknown_fields` wire structs) and
-    // codex-rs/hooks/src/engine/output_parser.rs (`parse_pre_tool_use`); measured in Codex
-    // 0.169 by crates/e2e/tests/hooks_differential_codex.rs
-    strict_pre_tool_output: true,
+    // codex-rs/hooks/src/engine/output_parser.rs (`parse_pre_tool_use`,
+    // `parse_post_tool_use`); measured in Codex 0.169 (PreToolUse) and 0.171 (both) by
+    // crates/e2e/tests/hooks_differential_codex.rs
+    strict_tool_output: true,
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 

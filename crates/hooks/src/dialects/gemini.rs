@@ -76,7 +76,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     handler_types: &["command"],
     pre_tool_stop_runs_tool: false,
     exit2_needs_stderr: false,
-    strict_pre_tool_output: false,
+    strict_tool_output: false,
     sources: "google-gemini/gemini-cli docs/hooks (index.md, reference.md), hookRunner.ts",
 };
 

@@ -272,11 +272,13 @@ pub struct Dialect {
     /// Exit 2 blocks (or feeds stderr back) only when stderr holds a message; exit 2 with
     /// nothing on stderr is a failed, non-blocking hook (Codex).
     pub exit2_needs_stderr: bool,
-    /// A PreToolUse answer on stdout is read against the host's closed schema: an unknown
-    /// field, a wrong type, a missing `hookEventName`, or a field the host does not support
-    /// there (`continue: false`, `ask`, a `deny` without a reason, …) makes the whole answer
-    /// a failed, non-blocking hook, and the tool runs (Codex).
-    pub strict_pre_tool_output: bool,
+    /// A PreToolUse or PostToolUse answer on stdout is read against the host's closed
+    /// schema: an unknown field, a wrong type, a missing `hookEventName`, or a field the host
+    /// does not support there (PreToolUse `continue: false`, `ask`, a `deny` without a
+    /// reason; PostToolUse `suppressOutput`, a block without a reason, …) makes the whole
+    /// answer a failed, non-blocking hook (Codex). PostToolUse `continue: false` then puts
+    /// its reason in place of the tool's output, and the turn goes on.
+    pub strict_tool_output: bool,
     /// Source of the facts in this row.
     pub sources: &'static str,
 }

@@ -103,8 +103,23 @@ pub fn parse_stdout(dialect: &Dialect, event: EventKind, stdout: &str) -> Parsed
     if text.starts_with('{') {
         match serde_json::from_str::<Value>(text) {
             Ok(v @ Value::Object(_)) => {
-                if dialect.strict_pre_tool_output && event.base() == EventKind::PreToolUse {
-                    if let Some(problem) = strict_pre_tool_use_problem(&v) {
+                if dialect.strict_tool_output {
+                    let refused = match event.base() {
+                        EventKind::PreToolUse => strict_pre_tool_use_problem(&v),
+                        EventKind::PostToolUse => match strict_post_tool_use(&v) {
+                            StrictPost::Refused(problem) => Some(problem),
+                            StrictPost::Stops(effect) => {
+                                return ParsedStdout {
+                                    effect: *effect,
+                                    json: Some(v),
+                                    failed: false,
+                                }
+                            }
+                            StrictPost::Read => None,
+                        },
+                        _ => None,
+                    };
+                    if let Some(problem) = refused {
                         return ParsedStdout {
                             effect: failed_answer(dialect, &v, &problem),
                             json: Some(v),
@@ -164,53 +179,135 @@ fn failed_answer(dialect: &Dialect, v: &Value, problem: &str) -> HookEffect {
     }
 }
 
-/// Why Codex refuses a PreToolUse answer, or `None` when it reads it. Codex parses the
-/// answer into closed structs (unknown fields, wrong types and unknown values fail, and
-/// `hookSpecificOutput.hookEventName` is required: openai/codex
-/// `codex-rs/hooks/src/schema.rs`, `PreToolUseCommandOutputWire`), then refuses the fields
-/// it does not support on PreToolUse (`codex-rs/hooks/src/engine/output_parser.rs`,
-/// `parse_pre_tool_use`; the messages are the Codex 0.169 binary's). Either way the hook
-/// counts as failed and the tool runs (measured in Codex 0.169:
-/// crates/e2e/tests/hooks_differential_codex.rs).
-fn strict_pre_tool_use_problem(v: &Value) -> Option<String> {
-    let obj = v.as_object()?;
-    let invalid = |what: String| Some(format!("invalid pre-tool-use JSON output: {what}"));
-    let is_str = |v: &Value| v.is_string() || v.is_null();
-    let one_of = |v: &Value, allowed: &[&str]| {
-        v.is_null() || v.as_str().is_some_and(|s| allowed.contains(&s))
-    };
-    for (key, value) in obj {
-        let ok = match key.as_str() {
-            "continue" | "suppressOutput" => value.is_boolean(),
-            "stopReason" | "systemMessage" | "reason" => is_str(value),
-            "decision" => one_of(value, &["approve", "block"]),
-            "hookSpecificOutput" => value.is_object() || value.is_null(),
-            _ => return invalid(format!("unknown field `{key}`")),
-        };
-        if !ok {
-            return invalid(format!("`{key}` has an unexpected value {value}"));
+/// What a field of a Codex hook answer may hold.
+#[derive(Clone, Copy)]
+enum Field {
+    Bool,
+    /// A string, or null.
+    Text,
+    /// One of these strings, or null.
+    OneOf(&'static [&'static str]),
+    /// An object, or null.
+    Object,
+    /// A string (`hookEventName`).
+    Name,
+    Any,
+}
+
+impl Field {
+    fn holds(self, v: &Value) -> bool {
+        match self {
+            Field::Bool => v.is_boolean(),
+            Field::Text => v.is_string() || v.is_null(),
+            Field::OneOf(allowed) => {
+                v.is_null() || v.as_str().is_some_and(|s| allowed.contains(&s))
+            }
+            Field::Object => v.is_object() || v.is_null(),
+            Field::Name => v.is_string(),
+            Field::Any => true,
         }
     }
-    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object);
-    if let Some(h) = hso {
+}
+
+/// The fields every Codex hook answer may have (`HookUniversalOutputWire`).
+const UNIVERSAL: [(&str, Field); 4] = [
+    ("continue", Field::Bool),
+    ("suppressOutput", Field::Bool),
+    ("stopReason", Field::Text),
+    ("systemMessage", Field::Text),
+];
+
+/// Codex parses a tool event's answer into closed structs: an unknown field, a wrong type
+/// or an unknown value fails, and `hookSpecificOutput.hookEventName` is required
+/// (openai/codex `codex-rs/hooks/src/schema.rs`, the `…CommandOutputWire` structs). `what`
+/// names the event as Codex's message does (`pre-tool-use`).
+fn codex_schema_problem(
+    obj: &Map<String, Value>,
+    what: &str,
+    top: &[(&str, Field)],
+    specific: &[(&str, Field)],
+) -> Option<String> {
+    let invalid = |why: String| Some(format!("invalid {what} JSON output: {why}"));
+    let kind = |fields: &[(&str, Field)], key: &str| {
+        UNIVERSAL
+            .iter()
+            .chain(fields)
+            .find(|(k, _)| *k == key)
+            .map(|(_, f)| *f)
+    };
+    for (key, value) in obj {
+        match kind(top, key) {
+            None => return invalid(format!("unknown field `{key}`")),
+            Some(f) if !f.holds(value) => {
+                return invalid(format!("`{key}` has an unexpected value {value}"))
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(h) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
         for (key, value) in h {
-            let ok = match key.as_str() {
-                "hookEventName" => value.is_string(),
-                "permissionDecision" => one_of(value, &["allow", "deny", "ask"]),
-                "permissionDecisionReason" | "additionalContext" => is_str(value),
-                "updatedInput" => true,
-                _ => return invalid(format!("unknown field `hookSpecificOutput.{key}`")),
+            let f = if key == "hookEventName" {
+                Some(Field::Name)
+            } else {
+                specific.iter().find(|(k, _)| k == key).map(|(_, f)| *f)
             };
-            if !ok {
-                return invalid(format!(
-                    "`hookSpecificOutput.{key}` has an unexpected value {value}"
-                ));
+            match f {
+                None => return invalid(format!("unknown field `hookSpecificOutput.{key}`")),
+                Some(f) if !f.holds(value) => {
+                    return invalid(format!(
+                        "`hookSpecificOutput.{key}` has an unexpected value {value}"
+                    ))
+                }
+                Some(_) => {}
             }
         }
         if !h.contains_key("hookEventName") {
             return invalid("`hookSpecificOutput.hookEventName` is missing".into());
         }
     }
+    None
+}
+
+/// `k` is in `m` and not null.
+fn given(m: Option<&Map<String, Value>>, k: &str) -> bool {
+    m.and_then(|m| m.get(k)).is_some_and(|v| !v.is_null())
+}
+
+/// `k` is in `m` and a string with more than whitespace.
+fn has_text(m: Option<&Map<String, Value>>, k: &str) -> bool {
+    m.and_then(|m| m.get(k))
+        .and_then(Value::as_str)
+        .is_some_and(|r| !r.trim().is_empty())
+}
+
+/// Why Codex refuses a PreToolUse answer, or `None` when it reads it: outside its schema
+/// ([`codex_schema_problem`]), or a field it does not support on PreToolUse
+/// (`codex-rs/hooks/src/engine/output_parser.rs`, `parse_pre_tool_use`; the messages are the
+/// Codex 0.169 binary's). Either way the hook counts as failed and the tool runs (measured
+/// in Codex 0.169 and 0.171: crates/e2e/tests/hooks_differential_codex.rs).
+fn strict_pre_tool_use_problem(v: &Value) -> Option<String> {
+    let obj = v.as_object()?;
+    if let Some(problem) = codex_schema_problem(
+        obj,
+        "pre-tool-use",
+        &[
+            ("reason", Field::Text),
+            ("decision", Field::OneOf(&["approve", "block"])),
+            ("hookSpecificOutput", Field::Object),
+        ],
+        &[
+            (
+                "permissionDecision",
+                Field::OneOf(&["allow", "deny", "ask"]),
+            ),
+            ("permissionDecisionReason", Field::Text),
+            ("additionalContext", Field::Text),
+            ("updatedInput", Field::Any),
+        ],
+    ) {
+        return Some(problem);
+    }
+    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object);
     let unsupported = |what: &str| Some(format!("PreToolUse hook returned {what}"));
     if obj.get("continue") == Some(&Value::Bool(false)) {
         return unsupported("unsupported continue:false");
@@ -221,14 +318,6 @@ fn strict_pre_tool_use_problem(v: &Value) -> Option<String> {
     if obj.get("suppressOutput") == Some(&Value::Bool(true)) {
         return unsupported("unsupported suppressOutput");
     }
-    let given = |m: Option<&Map<String, Value>>, k: &str| {
-        m.and_then(|m| m.get(k)).is_some_and(|v| !v.is_null())
-    };
-    let has_text = |m: Option<&Map<String, Value>>, k: &str| {
-        m.and_then(|m| m.get(k))
-            .and_then(Value::as_str)
-            .is_some_and(|r| !r.trim().is_empty())
-    };
     let hso_decides = [
         "permissionDecision",
         "permissionDecisionReason",
@@ -265,6 +354,102 @@ fn strict_pre_tool_use_problem(v: &Value) -> Option<String> {
             None if given(Some(obj), "reason") => unsupported("reason without decision"),
             _ => None,
         }
+    }
+}
+
+/// How Codex reads a PostToolUse answer.
+enum StrictPost {
+    /// It counts the hook as failed and reads nothing of the answer but its `systemMessage`.
+    Refused(String),
+    /// `continue: false`: the text stands in place of the command's output, and the turn
+    /// goes on (the effect).
+    Stops(Box<HookEffect>),
+    /// As every host reads it.
+    Read,
+}
+
+/// Codex's PostToolUse reading (openai/codex `codex-rs/hooks/src/engine/output_parser.rs`
+/// `parse_post_tool_use` and `events/post_tool_use.rs` `parse_completed`; the messages are
+/// the Codex 0.171 binary's; measured in Codex 0.171 by
+/// crates/e2e/tests/hooks_differential_codex.rs). An answer outside the schema is refused.
+/// `continue: false` comes first: its `reason`, else its `stopReason`, else a fixed text
+/// takes the place of the command's output. Then `suppressOutput: true`,
+/// `updatedMCPToolOutput` (for the shell tool), a block without a reason, or a reason
+/// without a decision, are refused too; an answer refused for those adds no context.
+fn strict_post_tool_use(v: &Value) -> StrictPost {
+    let Some(obj) = v.as_object() else {
+        return StrictPost::Read;
+    };
+    if let Some(problem) = codex_schema_problem(
+        obj,
+        "post-tool-use",
+        &[
+            ("reason", Field::Text),
+            ("decision", Field::OneOf(&["block"])),
+            ("hookSpecificOutput", Field::Object),
+        ],
+        &[
+            ("additionalContext", Field::Text),
+            ("updatedMCPToolOutput", Field::Any),
+        ],
+    ) {
+        return StrictPost::Refused(problem);
+    }
+    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object);
+    let unsupported = |what: &str| Some(format!("PostToolUse hook returned {what}"));
+    let blocks = obj.get("decision").and_then(Value::as_str) == Some("block");
+    let stops = obj.get("continue") == Some(&Value::Bool(false));
+    let refused = if obj.get("suppressOutput") == Some(&Value::Bool(true)) {
+        unsupported("unsupported suppressOutput")
+    } else if given(hso, "updatedMCPToolOutput") {
+        unsupported("unsupported updatedMCPToolOutput")
+    } else if blocks && !has_text(Some(obj), "reason") {
+        unsupported("decision:block without a non-empty reason")
+    } else if !blocks && !stops && given(Some(obj), "reason") {
+        unsupported("reason without decision")
+    } else {
+        None
+    };
+    if stops {
+        let text = |k: &str| {
+            obj.get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+        };
+        let mut effect = HookEffect {
+            feedback: Some(
+                text("reason")
+                    .or_else(|| {
+                        obj.get("stopReason")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    })
+                    .unwrap_or_else(|| "PostToolUse hook stopped execution".into()),
+            ),
+            system_message: obj
+                .get("systemMessage")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            ..HookEffect::default()
+        };
+        match (
+            refused,
+            hso.and_then(|h| h.get("additionalContext"))
+                .and_then(Value::as_str),
+        ) {
+            (None, Some(c)) => effect.additional_context.push(c.to_string()),
+            (Some(problem), _) => effect.warnings.push(format!(
+                "Codex adds none of this answer's context: {problem}"
+            )),
+            _ => {}
+        }
+        return StrictPost::Stops(Box::new(effect));
+    }
+    match refused {
+        Some(problem) => StrictPost::Refused(problem),
+        None => StrictPost::Read,
     }
 }
 

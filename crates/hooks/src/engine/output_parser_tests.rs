@@ -371,3 +371,88 @@ fn codex_reads_pre_tool_use_answers_against_its_closed_schema() {
     assert!(!claude.failed);
     assert_eq!(claude.effect.decision, Some(Decision::Deny));
 }
+
+fn codex_post(out: &str) -> ParsedStdout {
+    parse_stdout(Host::Codex.dialect(), EventKind::PostToolUse, out)
+}
+
+#[test]
+fn codex_reads_post_tool_use_answers_against_its_closed_schema() {
+    // refused: a failed hook, nothing of the answer reaches the model (each measured in
+    // Codex 0.171 by crates/e2e/tests/hooks_differential_codex.rs, but the type errors)
+    let ctx = r#""hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}"#;
+    let refused = [
+        (format!(r#"{{"decision":"block",{ctx}}}"#), "decision:block without"),
+        (r#"{"decision":"block","reason":" "}"#.to_string(), "decision:block without"),
+        (r#"{"reason":"why"}"#.to_string(), "reason without decision"),
+        (format!(r#"{{"suppressOutput":true,{ctx}}}"#), "suppressOutput"),
+        (format!(r#"{{"extra":1,{ctx}}}"#), "unknown field `extra`"),
+        (
+            r#"{"hookSpecificOutput":{"additionalContext":"c"}}"#.to_string(),
+            "hookEventName` is missing",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c","updatedMCPToolOutput":{"a":1}}}"#.to_string(),
+            "updatedMCPToolOutput",
+        ),
+        (
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedInput":{}}}"#.to_string(),
+            "hookSpecificOutput.updatedInput",
+        ),
+        (r#"{"decision":"deny","reason":"no"}"#.to_string(), "`decision`"),
+        (r#"{"decision":"approve"}"#.to_string(), "`decision`"),
+        (r#"{"continue":"no"}"#.to_string(), "`continue`"),
+        (r#"{"systemMessage":1}"#.to_string(), "`systemMessage`"),
+    ];
+    for (out, why) in &refused {
+        let p = codex_post(out);
+        assert!(p.failed, "{out}");
+        assert_eq!(p.effect.feedback, None, "{out}");
+        assert!(p.effect.additional_context.is_empty(), "{out}");
+        assert_eq!(p.effect.continue_, None, "{out}");
+        assert!(
+            p.effect.warnings.iter().any(|w| w.contains(why)),
+            "{out}: {:?}",
+            p.effect.warnings
+        );
+    }
+
+    // continue: false: its reason, else its stopReason, else a fixed text stands in place of
+    // the output; the turn goes on; context only from an answer not refused otherwise
+    let stops = codex_post(&format!(
+        r#"{{"continue":false,"stopReason":"enough",{ctx}}}"#
+    ));
+    assert!(!stops.failed);
+    assert_eq!(stops.effect.feedback.as_deref(), Some("enough"));
+    assert_eq!(stops.effect.additional_context, vec!["c"]);
+    assert_eq!(stops.effect.continue_, None);
+    let with_reason =
+        codex_post(r#"{"continue":false,"stopReason":"enough","decision":"block","reason":"r"}"#);
+    assert_eq!(with_reason.effect.feedback.as_deref(), Some("r"));
+    let bare = codex_post(&format!(
+        r#"{{"continue":false,"suppressOutput":true,{ctx}}}"#
+    ));
+    assert!(!bare.failed);
+    assert_eq!(
+        bare.effect.feedback.as_deref(),
+        Some("PostToolUse hook stopped execution")
+    );
+    assert!(bare.effect.additional_context.is_empty());
+
+    // read as every host reads them
+    let block = codex_post(r#"{"decision":"block","reason":"no"}"#);
+    assert!(!block.failed);
+    assert_eq!(block.effect.feedback.as_deref(), Some("no"));
+    let context = codex_post(&format!(r#"{{"continue":true,{ctx}}}"#));
+    assert!(!context.failed);
+    assert_eq!(context.effect.additional_context, vec!["c"]);
+
+    // Claude Code reads them as before
+    let claude = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PostToolUse,
+        r#"{"decision":"block","reason":"no","extra":1}"#,
+    );
+    assert!(!claude.failed);
+    assert_eq!(claude.effect.feedback.as_deref(), Some("no"));
+}
