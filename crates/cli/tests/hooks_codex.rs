@@ -20,6 +20,7 @@ fn toml_and_json_layers_both_load_under_codex_home() {
     w.trust_codex_hooks(Some(&ch), &ch.join("hooks.json"), &json_hooks);
     let toml_hooks = toml::from_str::<Value>(&toml).unwrap()["hooks"].clone();
     w.trust_codex_hooks(Some(&ch), &project_toml, &toml_hooks);
+    w.trust_codex_project(Some(&ch));
     let out = w
         .cmd()
         .env("CODEX_HOME", &ch)
@@ -64,6 +65,7 @@ fn updated_input_needs_allow_and_duplicates_both_run() {
     let file = w.project.join(".codex/hooks.json");
     w.write_json(&file, &json!({ "hooks": hooks }));
     w.trust_codex_hooks(None, &file, &hooks);
+    w.trust_codex_project(None);
     let (_, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
     assert_eq!(v["updatedInput"], Value::Null);
     assert!(
@@ -121,6 +123,7 @@ fn apply_patch_is_matched_by_write_and_edit_aliases() {
     let file = w.project.join(".codex/hooks.json");
     w.write_json(&file, &json!({ "hooks": hooks }));
     w.trust_codex_hooks(None, &file, &hooks);
+    w.trust_codex_project(None);
     let (_, v) = w.run(
         "codex",
         "PreToolUse",
@@ -136,12 +139,26 @@ fn apply_patch_is_matched_by_write_and_edit_aliases() {
 
 #[test]
 fn a_hook_codex_was_not_told_to_trust_is_skipped_with_a_warning() {
-    // Codex 0.169 skips it without a word (crates/e2e/tests/hooks_differential_codex.rs)
+    // Codex (0.169, 0.171) skips it without a word (crates/e2e/tests/hooks_differential_codex.rs)
     let w = World::new();
     let marker = w.tmp.path().join("ran");
     let hooks = json!({"PreToolUse": [group(None, &format!("touch '{}'; echo no >&2; exit 2", marker.display()), None)]});
     let file = w.project.join(".codex/hooks.json");
     w.write_json(&file, &json!({ "hooks": hooks }));
+    // the project itself is not trusted: Codex does not load its .codex folder (Codex 0.171)
+    w.trust_codex_hooks(None, &file, &hooks);
+    let (code, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!marker.exists(), "a hook of an untrusted project ran");
+    assert!(
+        v["settingsDiagnostics"]
+            .to_string()
+            .contains("is not a trusted project"),
+        "{v:#}"
+    );
+    // the project trusted, but not the hook
+    w.write(&w.home.join(".codex/config.toml"), "");
+    w.trust_codex_project(None);
     let (code, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
     assert_eq!(code, 0, "{v:#}");
     assert!(!marker.exists(), "an untrusted hook ran");
@@ -149,7 +166,7 @@ fn a_hook_codex_was_not_told_to_trust_is_skipped_with_a_warning() {
         v["settingsDiagnostics"].to_string().contains("not trusted"),
         "{v:#}"
     );
-    // trusted, it runs and blocks
+    // both trusted, it runs and blocks
     w.trust_codex_hooks(None, &file, &hooks);
     let (code, v) = w.run("codex", "PreToolUse", &["--input", r#"{"command":"ls"}"#]);
     assert_eq!(code, 2, "{v:#}");

@@ -594,3 +594,76 @@ fn the_hooks_toolkit_decides_as_the_real_codex_cli_does() {
         "the toolkit and Codex differ (see above): {failed:?}"
     );
 }
+
+/// A project's own hooks (`<project>/.codex/hooks.json`, trusted by hash in the user's
+/// `config.toml`): whether Codex runs them depends on what the user's `config.toml` says of
+/// the project (`[projects."<path>"] trust_level`), and the toolkit must run them exactly
+/// when Codex does.
+#[test]
+fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failed = Vec::new();
+    for (name, trust_level) in [
+        ("no trust level", None),
+        ("trusted", Some("trusted")),
+        ("untrusted", Some("untrusted")),
+    ] {
+        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let work = tmp.path().join(name.replace(' ', "-"));
+            let p = Paths::under(&work);
+            let config = codex_home(&p, &json!({}), false);
+            let git = Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(&p.project)
+                .status()
+                .unwrap();
+            assert!(git.success());
+            let hook_marker = work.join("hook-ran.txt");
+            let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("touch {}; cat >/dev/null; echo not-this-one >&2; exit 2", hook_marker.display())}]}]});
+            let project_hooks = p.project.join(".codex/hooks.json");
+            std::fs::create_dir_all(project_hooks.parent().unwrap()).unwrap();
+            std::fs::write(&project_hooks, json!({"hooks": hooks}).to_string()).unwrap();
+            let mut text = std::fs::read_to_string(&config).unwrap();
+            for (key, hash) in trust_records(&project_hooks, &hooks) {
+                text.push_str(&format!(
+                    "\n[hooks.state.{}]\ntrusted_hash = {}\n",
+                    Value::from(key),
+                    Value::from(hash)
+                ));
+            }
+            if let Some(level) = trust_level {
+                text.push_str(&format!(
+                    "\n[projects.{}]\ntrust_level = {}\n",
+                    Value::from(p.project.display().to_string()),
+                    Value::from(level)
+                ));
+            }
+            std::fs::write(&config, text).unwrap();
+            let o = codex_session(&agent, &p, &config, "echo ran");
+            let result = first_result(&o);
+            let codex_ran = hook_marker.exists();
+            let v = toolkit(&p, "echo ran", "PreToolUse");
+            eprintln!(
+                "{name}: Codex ran the project's hook: {codex_ran} (the model read {result:?}); the toolkit ran it: {}; it said {}",
+                toolkit_ran_a_hook(&v),
+                v["settingsDiagnostics"]
+            );
+            assert_eq!(
+                toolkit_ran_a_hook(&v),
+                codex_ran,
+                "{name}: the toolkit: {v}"
+            );
+        }));
+        if ok.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "the toolkit and Codex differ (see above): {failed:?}"
+    );
+}

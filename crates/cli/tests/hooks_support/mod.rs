@@ -72,6 +72,21 @@ impl World {
         self.write(&config, &text);
     }
 
+    /// Codex loads a project's `.codex` folder only once the user trusted the project: its
+    /// `[projects."<path>"] trust_level = "trusted"`, added to the `config.toml` in
+    /// `codex_home` (`None`: `~/.codex`).
+    #[allow(dead_code)]
+    pub fn trust_codex_project(&self, codex_home: Option<&Path>) {
+        let dir = codex_home.map_or_else(|| self.home.join(".codex"), Path::to_path_buf);
+        let config = dir.join("config.toml");
+        let mut text = std::fs::read_to_string(&config).unwrap_or_default();
+        text.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            Value::from(self.project.display().to_string())
+        ));
+        self.write(&config, &text);
+    }
+
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("tokenjuice").unwrap();
         c.env("HOME", &self.home)

@@ -1,5 +1,5 @@
-//! Codex's hook trust: Codex 0.169 runs a command hook from the user's or a project's files
-//! only when the user's `config.toml` holds a record for it,
+//! Codex's hook trust: Codex (0.169, 0.171) runs a command hook from the user's or a
+//! project's files only when the user's `config.toml` holds a record for it,
 //! `[hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash = "sha256:<hex>"`, whose
 //! hash is that of the hook as it is now; a record with `enabled = false` turns the hook off.
 //! Anything else is skipped without a word (seen in the real Codex 0.169 by
@@ -17,6 +17,9 @@
 //!   that take no matcher>, "hooks": [{"type": "command", "command", "timeout": <600 unless
 //!   set, at least 1>, "async": false, "statusMessage": <left out when none>}]}`; an `async`
 //!   hook has no hash (it is never trusted).
+//!
+//! A project's hooks need more: Codex loads a project's `.codex` folder only when the user's
+//! `config.toml` marks the project trusted ([`project_trust`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -159,6 +162,89 @@ pub fn trust(id: &TrustId, records: &HashMap<String, Record>) -> Trust {
         (Some(_), _) => Trust::Untrusted { changed: true },
         (None, _) => Trust::Untrusted { changed: false },
     }
+}
+
+/// What the user's `config.toml` says of a project whose `.codex` folder is in `layer_dir`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProjectTrust {
+    Trusted,
+    /// `trust_level = "untrusted"` (or another value) under this key.
+    Untrusted {
+        key: String,
+    },
+    /// No `[projects]` entry for the folder, its project root or its repository.
+    Unset,
+}
+
+/// Whether Codex loads the project layer in `layer_dir` (the folder holding `.codex`):
+/// only when the user's `config.toml` marks it trusted, `[projects."<path>"] trust_level =
+/// "trusted"`. The first entry found decides, looked up by the folder itself, then the
+/// project root (the nearest folder up from it holding one of `project_root_markers`,
+/// `.git` unless the config sets others; the folder itself when none does), then the
+/// repository root (a linked worktree's main checkout), each as written and resolved
+/// (openai/codex `codex-rs/core/src/config_loader`, `ProjectTrustContext::decision_for_dir`;
+/// measured in Codex 0.171 by crates/e2e/tests/hooks_differential_codex.rs: a project's
+/// hooks ran only when its entry said "trusted").
+pub fn project_trust(config: Option<&Value>, layer_dir: &Path) -> ProjectTrust {
+    let projects = config
+        .and_then(|c| c.get("projects"))
+        .and_then(Value::as_object);
+    let markers: Vec<String> = config
+        .and_then(|c| c.get("project_root_markers"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_else(|| vec![".git".to_string()]);
+    let project_root = layer_dir
+        .ancestors()
+        .find(|d| markers.iter().any(|m| d.join(m).exists()))
+        .unwrap_or(layer_dir);
+    let mut candidates = vec![layer_dir.to_path_buf(), project_root.to_path_buf()];
+    if let Some(repo) = repo_root_for_trust(layer_dir) {
+        candidates.push(repo);
+    }
+    for dir in candidates {
+        let mut keys = vec![dir.display().to_string()];
+        if let Ok(real) = std::fs::canonicalize(&dir) {
+            keys.insert(0, real.display().to_string());
+        }
+        for key in keys {
+            let Some(entry) = projects.and_then(|p| p.get(&key)) else {
+                continue;
+            };
+            let Some(level) = entry.get("trust_level").and_then(Value::as_str) else {
+                continue;
+            };
+            return if level == "trusted" {
+                ProjectTrust::Trusted
+            } else {
+                ProjectTrust::Untrusted { key }
+            };
+        }
+    }
+    ProjectTrust::Unset
+}
+
+/// The repository root Codex trusts a folder by: the nearest folder up holding `.git`; for a
+/// linked worktree (`.git` is a file `gitdir: <main>/.git/worktrees/<name>`), the main
+/// checkout.
+fn repo_root_for_trust(dir: &Path) -> Option<std::path::PathBuf> {
+    let root = dir.ancestors().find(|d| d.join(".git").exists())?;
+    let dot_git = root.join(".git");
+    if dot_git.is_dir() {
+        return Some(root.to_path_buf());
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let git_dir = root.join(text.trim().strip_prefix("gitdir:")?.trim());
+    let worktrees = git_dir.parent()?;
+    if worktrees.file_name()? != "worktrees" {
+        return None;
+    }
+    Some(worktrees.parent()?.parent()?.to_path_buf())
 }
 
 /// The `[hooks.state]` records that trust every command hook of `hooks` (the `hooks` object

@@ -210,9 +210,52 @@ impl HookSettings {
             });
         }
         if dialect.host == Host::Codex {
+            s.keep_codex_hooks_of_trusted_projects(codex_state.as_ref());
             s.keep_trusted_codex_hooks(codex_state.as_ref());
         }
         s
+    }
+
+    /// Codex loads a project's `.codex` folder only when the user's config.toml marks the
+    /// project trusted (see [`super::codex_trust::project_trust`]); the hooks of another
+    /// project's files are left out, with a warning for each such file.
+    fn keep_codex_hooks_of_trusted_projects(&mut self, config: Option<&Value>) {
+        use super::codex_trust::{project_trust, ProjectTrust};
+        let config_file = self
+            .files
+            .iter()
+            .find(|f| f.scope == Scope::User && f.path.ends_with("config.toml"))
+            .map(|f| f.path.display().to_string())
+            .unwrap_or_else(|| "the user's config.toml".into());
+        let mut left_out: Vec<PathBuf> = Vec::new();
+        for f in &mut self.files {
+            let FileStatus::Loaded { hooks } = &mut f.status else {
+                continue;
+            };
+            if f.scope != Scope::Project || *hooks == 0 {
+                continue;
+            }
+            // <folder>/.codex/<file>
+            let Some(layer_dir) = f.path.parent().and_then(Path::parent) else {
+                continue;
+            };
+            let why = match project_trust(config, layer_dir) {
+                ProjectTrust::Trusted => continue,
+                ProjectTrust::Untrusted { key } => format!(
+                    "{key} is not a trusted project in {config_file} (its `[projects.\"{key}\"] trust_level` is not \"trusted\"): Codex does not load this project's .codex folder, so none of its {hooks} hook(s) run; mark the project trusted to run them"
+                ),
+                ProjectTrust::Unset => format!(
+                    "{} is not a trusted project ({config_file} has no `[projects.\"{}\"] trust_level = \"trusted\"`, nor for its project or repository root): Codex does not load this project's .codex folder, so none of its {hooks} hook(s) run; mark the project trusted to run them",
+                    layer_dir.display(),
+                    layer_dir.display()
+                ),
+            };
+            self.diagnostics.push(warning(&f.path, None, why));
+            left_out.push(f.path.clone());
+            *hooks = 0;
+        }
+        self.hooks
+            .retain(|h| !left_out.contains(&h.provenance.path));
     }
 
     /// Codex runs a hook from these files only when the user's config.toml trusts it as it

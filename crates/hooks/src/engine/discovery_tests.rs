@@ -415,3 +415,85 @@ fn codex_runs_only_the_hooks_the_user_trusted_as_they_are_now() {
         Some(FileStatus::Loaded { hooks: 1 })
     );
 }
+
+#[test]
+fn codex_runs_a_projects_hooks_only_when_the_user_trusts_the_project() {
+    // Codex 0.171 loads a project's .codex folder only when the user's config.toml marks the
+    // project trusted: by the folder, its project root (`.git`) or its repository's main
+    // checkout (openai/codex codex-rs/core/src/config_loader;
+    // crates/e2e/tests/hooks_differential_codex.rs)
+    let t = tempfile::tempdir().unwrap();
+    let ch = t.path().join("codexhome");
+    let hooks = serde_json::json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "project.sh"}]}]});
+    let load = |proj: &Path, projects: &str| {
+        let file = proj.join(".codex/hooks.json");
+        write(&file, &serde_json::json!({ "hooks": hooks }).to_string());
+        write(
+            &ch.join("config.toml"),
+            &format!("{projects}\n{}", trust_records_toml(&file, &hooks)),
+        );
+        let env = HostEnv::with_home(t.path().join("h")).set("CODEX_HOME", ch.to_str().unwrap());
+        HookSettings::load(Host::Codex, proj, &env)
+    };
+    let entry = |dir: &Path, level: &str| {
+        format!(
+            "[projects.{}]\ntrust_level = \"{level}\"\n",
+            serde_json::Value::from(dir.display().to_string())
+        )
+    };
+    let ran = |s: &HookSettings| -> Vec<String> {
+        s.hooks
+            .iter()
+            .map(|h| h.handler.kind.text().to_string())
+            .collect()
+    };
+
+    let proj = t.path().join("proj");
+    let s = load(&proj, "");
+    assert!(ran(&s).is_empty());
+    let warned = s
+        .diagnostics
+        .iter()
+        .find(|d| d.path.ends_with("proj/.codex/hooks.json"));
+    assert!(
+        warned.is_some_and(|d| d.message.contains("is not a trusted project")),
+        "{:?}",
+        s.diagnostics
+    );
+    assert_eq!(
+        s.files
+            .iter()
+            .find(|f| f.scope == Scope::Project && f.path.ends_with("hooks.json"))
+            .map(|f| f.status.clone()),
+        Some(FileStatus::Loaded { hooks: 0 })
+    );
+    assert_eq!(ran(&load(&proj, &entry(&proj, "trusted"))), ["project.sh"]);
+    let s = load(&proj, &entry(&proj, "untrusted"));
+    assert!(ran(&s).is_empty());
+    assert!(
+        s.diagnostics
+            .iter()
+            .any(|d| d.message.contains("trust_level` is not")),
+        "{:?}",
+        s.diagnostics
+    );
+
+    // a folder inside a repository: the repository's entry decides, the folder's first
+    let repo = t.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    let sub = repo.join("sub");
+    assert_eq!(ran(&load(&sub, &entry(&repo, "trusted"))), ["project.sh"]);
+    let both = format!("{}{}", entry(&sub, "untrusted"), entry(&repo, "trusted"));
+    assert!(ran(&load(&sub, &both)).is_empty());
+
+    // a linked worktree is trusted by its main checkout
+    let wt = t.path().join("wt");
+    fs::create_dir_all(repo.join(".git/worktrees/wt")).unwrap();
+    write(
+        &wt.join(".git"),
+        &format!("gitdir: {}\n", repo.join(".git/worktrees/wt").display()),
+    );
+    assert_eq!(ran(&load(&wt, &entry(&repo, "trusted"))), ["project.sh"]);
+    assert!(ran(&load(&wt, "")).is_empty());
+}
