@@ -598,7 +598,7 @@ fn the_hooks_toolkit_decides_as_the_real_codex_cli_does() {
 /// A project's own hooks (`<project>/.codex/hooks.json`, trusted by hash in the user's
 /// `config.toml`): whether Codex runs them depends on what the user's `config.toml` says of
 /// the project (`[projects."<path>"] trust_level`), and the toolkit must run them exactly
-/// when Codex does.
+/// when Codex does; Codex also reads the repository root's `.codex` from a folder below it.
 #[test]
 fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
     let Some(agent) = support::agent_or_skip("codex") else {
@@ -606,25 +606,32 @@ fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let mut failed = Vec::new();
-    for (name, trust_level) in [
-        ("no trust level", None),
-        ("trusted", Some("trusted")),
-        ("untrusted", Some("untrusted")),
+    // (name, the project's trust level, the session runs in a folder below the repository
+    // root, whose .codex holds the hook)
+    for (name, trust_level, below) in [
+        ("no trust level", None, false),
+        ("trusted", Some("trusted"), false),
+        ("untrusted", Some("untrusted"), false),
+        ("trusted, from a folder below", Some("trusted"), true),
     ] {
         let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let work = tmp.path().join(name.replace(' ', "-"));
-            let p = Paths::under(&work);
+            let work = tmp.path().join(name.replace([' ', ','], "-"));
+            let mut p = Paths::under(&work);
+            let repo = p.project.clone();
+            if below {
+                p.project = repo.join("src/deep");
+            }
             let config = codex_home(&p, &json!({}), false);
             let git = Command::new("git")
                 .args(["init", "-q"])
-                .current_dir(&p.project)
+                .current_dir(&repo)
                 .status()
                 .unwrap();
             assert!(git.success());
             let hook_marker = work.join("hook-ran.txt");
             let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
                 "command": format!("touch {}; cat >/dev/null; echo not-this-one >&2; exit 2", hook_marker.display())}]}]});
-            let project_hooks = p.project.join(".codex/hooks.json");
+            let project_hooks = repo.join(".codex/hooks.json");
             std::fs::create_dir_all(project_hooks.parent().unwrap()).unwrap();
             std::fs::write(&project_hooks, json!({"hooks": hooks}).to_string()).unwrap();
             let mut text = std::fs::read_to_string(&config).unwrap();
@@ -638,7 +645,7 @@ fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
             if let Some(level) = trust_level {
                 text.push_str(&format!(
                     "\n[projects.{}]\ntrust_level = {}\n",
-                    Value::from(p.project.display().to_string()),
+                    Value::from(repo.display().to_string()),
                     Value::from(level)
                 ));
             }

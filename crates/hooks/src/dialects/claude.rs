@@ -87,6 +87,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     pre_tool_stop_runs_tool: true,
     exit2_needs_stderr: false,
     strict_tool_output: false,
+    project_layers_from_root: false,
     sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
 };
 

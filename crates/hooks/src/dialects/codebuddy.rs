@@ -92,6 +92,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     pre_tool_stop_runs_tool: false,
     exit2_needs_stderr: false,
     strict_tool_output: false,
+    project_layers_from_root: false,
     sources: "CodeBuddy hook reference (tencentcloud 1256/77296)",
 };
 

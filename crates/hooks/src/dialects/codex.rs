@@ -1,7 +1,10 @@
 //! Codex CLI: `hooks.json` and inline `[hooks]` tables in `config.toml`.
 //!
 //! Files: `$CODEX_HOME` (default `~/.codex`) `hooks.json` and `config.toml`, then
-//! `<project>/.codex/hooks.json` and `config.toml`; every layer loads. Same matcher-group
+//! `.codex/hooks.json` and `config.toml` of each folder from the project root (the nearest
+//! folder up holding `.git`, or a `project_root_markers` entry of the user's config.toml)
+//! down to the project directory; a project's folders load only when the user's
+//! config.toml marks the project trusted (see `engine::codex_trust`). Same matcher-group
 //! shape as Claude; matchers use the Rust `regex` crate (no look-around) and exact names
 //! are `[A-Za-z0-9_|]`. `apply_patch` is matched by the aliases `Write` and `Edit`.
 //! `updatedInput` is honoured only together with `allow`. Default timeout 600 s.
@@ -85,6 +88,8 @@ pub(super) static DIALECT: Dialect = Dialect {
     // `parse_post_tool_use`); measured in Codex 0.169 (PreToolUse) and 0.171 (both) by
     // crates/e2e/tests/hooks_differential_codex.rs
     strict_tool_output: true,
+    // openai/codex codex-rs/core/src/config_loader `load_project_layers`, `find_project_root`
+    project_layers_from_root: true,
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 
@@ -121,6 +126,62 @@ mod tests {
         assert_eq!(
             DIALECT.tool_names_for_matching("apply_patch"),
             vec!["apply_patch", "Write", "Edit"]
+        );
+    }
+
+    #[test]
+    fn project_folders_from_the_project_root_down() {
+        // Codex reads the .codex folder of each folder from the project root (`.git`, or
+        // the user's `project_root_markers`) down to the working directory, the root's
+        // first, and never the user's own folder twice
+        let t = tempfile::tempdir().unwrap();
+        let repo = t.path().join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(&sub).unwrap();
+        let ch = t.path().join("ch");
+        std::fs::create_dir_all(&ch).unwrap();
+        let env = HostEnv::with_home(t.path()).set("CODEX_HOME", ch.to_str().unwrap());
+        let project_files = |project: &Path| -> Vec<PathBuf> {
+            DIALECT
+                .config_files(&env, project)
+                .into_iter()
+                .filter(|f| f.scope == Scope::Project)
+                .map(|f| f.path.strip_prefix(t.path()).unwrap().to_path_buf())
+                .collect()
+        };
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            project_files(&sub),
+            [
+                p("repo/.codex/hooks.json"),
+                p("repo/.codex/config.toml"),
+                p("repo/a/.codex/hooks.json"),
+                p("repo/a/.codex/config.toml"),
+                p("repo/a/b/.codex/hooks.json"),
+                p("repo/a/b/.codex/config.toml"),
+            ]
+        );
+        // other markers, or none: the working directory alone
+        std::fs::write(ch.join("config.toml"), "project_root_markers = [\"a\"]\n").unwrap();
+        assert_eq!(project_files(&repo.join("a")).len(), 4);
+        std::fs::write(ch.join("config.toml"), "project_root_markers = []\n").unwrap();
+        assert_eq!(
+            project_files(&sub),
+            [
+                p("repo/a/b/.codex/hooks.json"),
+                p("repo/a/b/.codex/config.toml")
+            ]
+        );
+        // the user's folder is not read again as a project's
+        let env =
+            HostEnv::with_home(t.path()).set("CODEX_HOME", repo.join(".codex").to_str().unwrap());
+        let files = DIALECT.config_files(&env, &repo);
+        assert_eq!(
+            files.len(),
+            2,
+            "{:?}",
+            files.iter().map(|f| &f.path).collect::<Vec<_>>()
         );
     }
 }

@@ -279,6 +279,11 @@ pub struct Dialect {
     /// answer a failed, non-blocking hook (Codex). PostToolUse `continue: false` then puts
     /// its reason in place of the tool's output, and the turn goes on.
     pub strict_tool_output: bool,
+    /// Project files are read in every folder from the project root (the nearest folder up
+    /// holding `.git`, or what the user's config.toml names in `project_root_markers`) down
+    /// to the project directory, the root's first; a folder whose settings folder is the
+    /// user's own is skipped (Codex). Otherwise only the project directory's.
+    pub project_layers_from_root: bool,
     /// Source of the facts in this row.
     pub sources: &'static str,
 }
@@ -328,24 +333,84 @@ impl HostEnv {
     }
 }
 
+/// `project_root_markers` of the user's TOML settings among `files` (Codex's config.toml):
+/// `.git` when it sets none.
+fn project_root_markers(files: &[ConfigFile]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| f.scope == Scope::User && f.shape == FileShape::MatcherGroupsToml)
+        .find_map(|f| {
+            let bytes =
+                tokenjuice_untrusted::read(&f.path, tokenjuice_untrusted::MAX_SETTINGS_FILE)
+                    .ok()?;
+            let v: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+            let markers = v.get("project_root_markers")?.as_array()?;
+            Some(
+                markers
+                    .iter()
+                    .filter_map(|m| m.as_str().map(str::to_string))
+                    .collect(),
+            )
+        })
+        .unwrap_or_else(|| vec![".git".to_string()])
+}
+
 impl Dialect {
     /// The settings files this host reads for `project`, in configuration order.
     /// User files are skipped when no home directory is known.
     pub fn config_files(&self, env: &HostEnv, project: &Path) -> Vec<ConfigFile> {
-        self.locations
-            .iter()
-            .filter_map(|loc| {
-                let dir = match loc.anchor {
-                    Anchor::User(home) => home.resolve(env.home.as_deref(), |k| env.var(k))?,
-                    Anchor::Project(dir) => project.join(dir),
-                };
-                Some(ConfigFile {
-                    path: dir.join(loc.file),
-                    scope: loc.scope,
-                    shape: loc.shape,
+        let file = |dir: PathBuf, loc: &ConfigLocation| ConfigFile {
+            path: dir.join(loc.file),
+            scope: loc.scope,
+            shape: loc.shape,
+        };
+        let user_dir = |loc: &ConfigLocation| match loc.anchor {
+            Anchor::User(home) => home.resolve(env.home.as_deref(), |k| env.var(k)),
+            Anchor::Project(_) => None,
+        };
+        if !self.project_layers_from_root {
+            return self
+                .locations
+                .iter()
+                .filter_map(|loc| {
+                    let dir = match loc.anchor {
+                        Anchor::User(_) => user_dir(loc)?,
+                        Anchor::Project(dir) => project.join(dir),
+                    };
+                    Some(file(dir, loc))
                 })
-            })
-            .collect()
+                .collect();
+        }
+        // the user's files, then each project folder's, the root's first
+        let mut files: Vec<ConfigFile> = self
+            .locations
+            .iter()
+            .filter_map(|loc| Some(file(user_dir(loc)?, loc)))
+            .collect();
+        let user_dirs: Vec<PathBuf> = self.locations.iter().filter_map(user_dir).collect();
+        let markers = project_root_markers(&files);
+        let root = if markers.is_empty() {
+            project
+        } else {
+            project
+                .ancestors()
+                .find(|d| markers.iter().any(|m| d.join(m).exists()))
+                .unwrap_or(project)
+        };
+        let mut dirs: Vec<&Path> = project.ancestors().take_while(|d| *d != root).collect();
+        dirs.push(root);
+        dirs.reverse();
+        for base in dirs {
+            for loc in self.locations {
+                if let Anchor::Project(sub) = loc.anchor {
+                    let dir = base.join(sub);
+                    if !user_dirs.contains(&dir) {
+                        files.push(file(dir, loc));
+                    }
+                }
+            }
+        }
+        files
     }
 
     /// The host's name for a canonical event, if the host fires it.

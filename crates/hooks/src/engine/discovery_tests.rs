@@ -464,7 +464,7 @@ fn codex_runs_a_projects_hooks_only_when_the_user_trusts_the_project() {
     assert_eq!(
         s.files
             .iter()
-            .find(|f| f.scope == Scope::Project && f.path.ends_with("hooks.json"))
+            .find(|f| f.path.ends_with("proj/.codex/hooks.json"))
             .map(|f| f.status.clone()),
         Some(FileStatus::Loaded { hooks: 0 })
     );
