@@ -7,11 +7,13 @@ use hooks_support::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
+/// The project's settings hold `hooks`, in a folder the user trusts.
 fn gemini(w: &World, hooks: Value) {
     w.write_json(
         &w.project.join(".gemini/settings.json"),
         &json!({"hooks": hooks}),
     );
+    w.trust_gemini_folder();
 }
 
 /// The project's settings guard the shell tool with `guard_dangerous.py`.
@@ -147,4 +149,70 @@ fn a_tool_name_gemini_does_not_have_is_pointed_out() {
             "{v:#}"
         );
     }
+}
+
+#[test]
+fn a_projects_hooks_run_only_in_a_folder_gemini_trusts() {
+    // Gemini CLI 0.61 leaves a project's hooks out in a folder it does not trust
+    // (crates/e2e/tests/hooks_differential_gemini.rs)
+    let w = World::new();
+    let marker = w.tmp.path().join("ran");
+    w.write_json(
+        &w.project.join(".gemini/settings.json"),
+        &json!({"hooks": {"BeforeTool": [group(Some("run_shell_command"), &format!("touch '{}'", marker.display()), None)]}}),
+    );
+    let input = [
+        "--tool",
+        "run_shell_command",
+        "--input",
+        r#"{"command":"ls"}"#,
+    ];
+    let (code, v) = w.run("gemini", "BeforeTool", &input);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!marker.exists(), "a hook of an untrusted folder ran");
+    let said = v["settingsDiagnostics"].to_string();
+    assert!(said.contains("is not a trusted folder"), "{v:#}");
+    // DO_NOT_TRUST is said as such
+    w.write_json(
+        &w.home.join(".gemini/trustedFolders.json"),
+        &json!({ w.project.display().to_string(): "DO_NOT_TRUST" }),
+    );
+    let (_, v) = w.run("gemini", "BeforeTool", &input);
+    assert!(
+        v["settingsDiagnostics"]
+            .to_string()
+            .contains("DO_NOT_TRUST"),
+        "{v:#}"
+    );
+    assert!(!marker.exists());
+    // the variable Gemini reads trusts it
+    let out = w
+        .cmd()
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .args([
+            "hooks",
+            "run",
+            "BeforeTool",
+            "--host",
+            "gemini",
+            "--format",
+            "json",
+        ])
+        .args(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        marker.exists(),
+        "the hook did not run with GEMINI_CLI_TRUST_WORKSPACE=true"
+    );
+    // and so does a TRUST_FOLDER rule
+    std::fs::remove_file(&marker).unwrap();
+    w.trust_gemini_folder();
+    let _ = w.run("gemini", "BeforeTool", &input);
+    assert!(marker.exists(), "the hook did not run in a trusted folder");
 }

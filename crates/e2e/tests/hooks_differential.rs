@@ -158,7 +158,15 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_claude_code_reads() {
             );
             let claude_ran = marker.exists();
             let out = std::process::Command::new(support::tokenjuice())
-                .args(["hooks", "run", "PreToolUse", "--host", "claude", "--tool", "Bash"])
+                .args([
+                    "hooks",
+                    "run",
+                    "PreToolUse",
+                    "--host",
+                    "claude",
+                    "--tool",
+                    "Bash",
+                ])
                 .args(["--format", "json", "--input", r#"{"command":"echo ran"}"#])
                 .env("HOME", work.join("home"))
                 .env_remove("CLAUDE_CONFIG_DIR")
@@ -168,7 +176,9 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_claude_code_reads() {
                 .unwrap();
             let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
             let toolkit_ran = v["hooks"].as_array().is_some_and(|h| !h.is_empty());
-            eprintln!("{name}: Claude ran the project's hook: {claude_ran}; the toolkit: {toolkit_ran}");
+            eprintln!(
+                "{name}: Claude ran the project's hook: {claude_ran}; the toolkit: {toolkit_ran}"
+            );
             assert_eq!(toolkit_ran, claude_ran, "{name}: the toolkit: {v}");
         }));
         if ok.is_err() {

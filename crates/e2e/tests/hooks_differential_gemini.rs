@@ -94,3 +94,123 @@ fn the_hooks_toolkit_decides_as_the_real_gemini_cli_does() {
         );
     }
 }
+
+/// Which project's settings the real Gemini CLI reads hooks from: only in a folder it
+/// trusts (`GEMINI_CLI_TRUST_WORKSPACE=true` or a `TRUST_FOLDER` rule; `--skip-trust` lets
+/// the session start, yet leaves the project's hooks out), and only the folder it starts
+/// in. The toolkit, run in the same folder, must run the same hooks. (Without any trust
+/// Gemini 0.61 refuses to start headless: exit 55.)
+#[test]
+fn the_hooks_toolkit_reads_the_project_settings_the_real_gemini_cli_reads() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failed = Vec::new();
+    // (name, `git init` in the folder with the settings, where the session starts below
+    // it, --skip-trust)
+    for (name, git, below, trust) in [
+        ("in the project folder", true, "", "flag"),
+        ("in the project folder, env", true, "", "env"),
+        (
+            "in the project folder, trusted folders file",
+            true,
+            "",
+            "file",
+        ),
+        ("below, in a repository", true, "src/deep", "file"),
+        ("below, no repository", false, "src/deep", "file"),
+    ] {
+        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let work = tmp.path().join(name.replace([' ', ','], "-"));
+            let mut p = support::drive::Paths::under(&work);
+            let root = p.project.clone();
+            p.project = root.join(below);
+            std::fs::create_dir_all(&p.project).unwrap();
+            if git {
+                let st = std::process::Command::new("git")
+                    .args(["init", "-q"])
+                    .current_dir(&root)
+                    .status()
+                    .unwrap();
+                assert!(st.success());
+            }
+            std::fs::create_dir_all(p.home.join(".gemini")).unwrap();
+            std::fs::write(
+                p.home.join(".gemini/settings.json"),
+                json!({
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "tools": {"allowed": ["run_shell_command(echo)"]},
+                })
+                .to_string(),
+            )
+            .unwrap();
+            let marker = work.join("hook-ran.txt");
+            let hooks = json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
+                "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
+            std::fs::create_dir_all(root.join(".gemini")).unwrap();
+            std::fs::write(
+                root.join(".gemini/settings.json"),
+                json!({"hooks": hooks}).to_string(),
+            )
+            .unwrap();
+            let calls = vec![json!({"command": "echo ran", "description": "probe"})];
+            let mut spec = support::gemini_spec(&agent, &p, "go", calls);
+            match trust {
+                "env" => {
+                    spec.argv.retain(|a| a != "--skip-trust");
+                    spec.env
+                        .push(("GEMINI_CLI_TRUST_WORKSPACE".into(), "true".into()));
+                }
+                "file" => {
+                    spec.argv.retain(|a| a != "--skip-trust");
+                    std::fs::write(
+                        p.home.join(".gemini/trustedFolders.json"),
+                        json!({ root.display().to_string(): "TRUST_FOLDER" }).to_string(),
+                    )
+                    .unwrap();
+                }
+                _ => {}
+            }
+            let o = support::run(&spec, &work);
+            let result = o.results.first().map(|r| r.text.clone());
+            let gemini_ran = marker.exists();
+            // the toolkit sees what Gemini saw: the same home, folder and variables (it
+            // cannot see a `--skip-trust` flag)
+            let mut toolkit = std::process::Command::new(support::tokenjuice());
+            toolkit
+                .args(["hooks", "run", "BeforeTool", "--host", "gemini"])
+                .args(["--tool", "run_shell_command", "--format", "json", "--input"])
+                .arg(r#"{"command":"echo ran"}"#)
+                .env("HOME", &p.home)
+                .env_remove("GEMINI_CLI_HOME")
+                .env_remove("GEMINI_PROJECT_DIR")
+                .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+                .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+                .current_dir(&p.project);
+            if trust == "env" {
+                toolkit.env("GEMINI_CLI_TRUST_WORKSPACE", "true");
+            }
+            let out = toolkit.output().unwrap();
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            let toolkit_ran = v["hooks"].as_array().is_some_and(|h| !h.is_empty());
+            eprintln!(
+                "{name}: Gemini ran the project's hook: {gemini_ran} (its tool result {result:?}, exit {:?}); the toolkit: {toolkit_ran}",
+                o.exit
+            );
+            assert!(
+                result.as_deref().is_some_and(|t| t.contains("ran")),
+                "{name}: the command did not run in Gemini: {result:?}, stderr {}",
+                o.stderr
+            );
+            assert_eq!(toolkit_ran, gemini_ran, "{name}: the toolkit: {v}");
+        }));
+        if ok.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "the toolkit and Gemini CLI differ (see above): {failed:?}"
+    );
+}

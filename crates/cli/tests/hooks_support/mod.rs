@@ -87,6 +87,17 @@ impl World {
         self.write(&config, &text);
     }
 
+    /// Gemini runs a project's hooks only in a folder it trusts: a `TRUST_FOLDER` rule for
+    /// the project in `~/.gemini/trustedFolders.json`, as Gemini writes when the user
+    /// trusts it.
+    #[allow(dead_code)]
+    pub fn trust_gemini_folder(&self) {
+        self.write_json(
+            &self.home.join(".gemini/trustedFolders.json"),
+            &serde_json::json!({ self.project.display().to_string(): "TRUST_FOLDER" }),
+        );
+    }
+
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("tokenjuice").unwrap();
         c.env("HOME", &self.home)
@@ -96,6 +107,10 @@ impl World {
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("CURSOR_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
+            .env_remove("GEMINI_CLI_HOME")
+            .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+            .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+            .env_remove("GEMINI_RESTRICTED_MODE")
             .current_dir(&self.project)
             .timeout(Duration::from_secs(60));
         c

@@ -122,7 +122,77 @@ impl HookSettings {
     pub fn load(host: Host, project: &Path, env: &HostEnv) -> HookSettings {
         let dialect = host.dialect();
         let files = dialect.config_files(env, project);
-        HookSettings::load_files(dialect, &files)
+        let mut s = HookSettings::load_files(dialect, &files);
+        if host == Host::Gemini {
+            s.keep_gemini_project_hooks_of_trusted_folders(project, env);
+        }
+        s
+    }
+
+    /// Gemini runs a project's hooks only in a folder it trusts (see
+    /// [`super::gemini_trust`]); otherwise they are left out, with a warning.
+    fn keep_gemini_project_hooks_of_trusted_folders(&mut self, project: &Path, env: &HostEnv) {
+        use super::gemini_trust::{folder_trust, FolderTrust};
+        let project_files: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| {
+                f.scope == Scope::Project
+                    && matches!(f.status, FileStatus::Loaded { hooks } if hooks > 0)
+            })
+            .map(|f| f.path.clone())
+            .collect();
+        if project_files.is_empty() {
+            return;
+        }
+        let user_settings = self
+            .files
+            .iter()
+            .find(|f| f.scope == Scope::User)
+            .and_then(|f| {
+                let bytes =
+                    tokenjuice_untrusted::read(&f.path, tokenjuice_untrusted::MAX_SETTINGS_FILE)
+                        .ok()?;
+                serde_json::from_slice::<Value>(&bytes).ok()
+            });
+        let trusted_folders = env
+            .var("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+            .map(PathBuf::from)
+            .or_else(|| {
+                crate::homes::GEMINI
+                    .resolve(env.home.as_deref(), |k| env.var(k))
+                    .map(|d| d.join("trustedFolders.json"))
+            });
+        let Some(trusted_folders) = trusted_folders else {
+            return;
+        };
+        let why = match folder_trust(
+            |k| env.var(k).map(str::to_string),
+            user_settings.as_ref(),
+            &trusted_folders,
+            project,
+        ) {
+            FolderTrust::Trusted => return,
+            FolderTrust::Untrusted(why) => why,
+        };
+        for f in &mut self.files {
+            if let FileStatus::Loaded { hooks } = &mut f.status {
+                if project_files.contains(&f.path) {
+                    self.diagnostics.push(warning(
+                        &f.path,
+                        None,
+                        format!(
+                            "{} is not a trusted folder ({why}): Gemini CLI does not run this project's {hooks} hook(s) there (`--skip-trust` does not change that); trust the folder (a TRUST_FOLDER rule in {}, or GEMINI_CLI_TRUST_WORKSPACE=true) to run them",
+                            project.display(),
+                            trusted_folders.display()
+                        ),
+                    ));
+                    *hooks = 0;
+                }
+            }
+        }
+        self.hooks
+            .retain(|h| !project_files.contains(&h.provenance.path));
     }
 
     /// Loads the given files (in this order) under `dialect`'s rules.

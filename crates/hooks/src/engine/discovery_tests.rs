@@ -253,7 +253,8 @@ fn gemini_sequential_groups_and_millisecond_timeouts() {
         &proj.join(".gemini/settings.json"),
         r#"{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","sequential":true,"hooks":[{"type":"command","command":"a","timeout":1500},{"type":"command","command":"b"}]}]}}"#,
     );
-    let s = HookSettings::load(Host::Gemini, &proj, &HostEnv::with_home(t.path().join("h")));
+    let env = HostEnv::with_home(t.path().join("h")).set("GEMINI_CLI_TRUST_WORKSPACE", "true");
+    let s = HookSettings::load(Host::Gemini, &proj, &env);
     assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
     assert!(s.hooks.iter().all(|h| h.sequential));
     assert_eq!(

@@ -5,6 +5,7 @@ pub mod codex_trust;
 pub mod command_runner;
 pub mod discovery;
 pub mod dispatcher;
+pub mod gemini_trust;
 pub mod merge;
 pub mod outcome;
 pub mod output_parser;
