@@ -8,9 +8,10 @@
 //! - a PreToolUse rewrite is read from `hookSpecificOutput.updatedInput` and applied without a
 //!   `permissionDecision`; `modifiedInput` (the IDE's field) is ignored, and said so.
 //!
-//! Measured: the user settings file, the `Bash` name and the PreToolUse payload, the two
-//! rewrite fields, all in `-y` (bypass) mode. Not measured, and taken as they are: the other
-//! tools' names (Claude Code's), and the events, timeouts, matchers, project file and
+//! Measured: the user settings file, the project's `settings.json` and `settings.local.json`
+//! (read in the folder the CLI starts in only), the `Bash` name and the PreToolUse payload,
+//! the two rewrite fields, all in `-y` (bypass) mode. Not measured, and taken as they are:
+//! the other tools' names (Claude Code's), and the events, timeouts, matchers and
 //! environment (the IDE dialect's); and whether the CLI wants `allow` before applying a
 //! rewrite when a permission prompt would show.
 
@@ -20,6 +21,29 @@ pub(super) static DIALECT: Dialect = Dialect {
     host: Host::CodeBuddyCli,
     id: "codebuddy-cli",
     display_name: "CodeBuddy Code (CLI)",
+    // the IDE's two files, then the project's settings.local.json: the CLI ran a hook from
+    // it (measured in 2.117.0: crates/e2e/tests/hooks_differential_codebuddy.rs); only the
+    // folder the CLI starts in counts, not a repository above it (measured too)
+    locations: &[
+        ConfigLocation {
+            scope: Scope::User,
+            anchor: Anchor::User(&crate::homes::CODEBUDDY),
+            file: "settings.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+        ConfigLocation {
+            scope: Scope::Project,
+            anchor: Anchor::Project(".codebuddy"),
+            file: "settings.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+        ConfigLocation {
+            scope: Scope::Local,
+            anchor: Anchor::Project(".codebuddy"),
+            file: "settings.local.json",
+            shape: FileShape::MatcherGroupsJson,
+        },
+    ],
     // Claude Code's tool names, the IDE's as aliases
     tools: ToolTable {
         names: super::claude::DIALECT.tools.names,
@@ -48,8 +72,8 @@ pub(super) static DIALECT: Dialect = Dialect {
     },
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
-    // files, events, output and payload style, timeouts, matchers, environment: the IDE's
-    // (not measured in the CLI)
+    // events, output and payload style, timeouts, matchers, environment: the IDE's (not
+    // measured in the CLI)
     ..super::codebuddy::DIALECT
 };
 
@@ -66,7 +90,7 @@ mod tests {
             DIALECT
                 .config_files(&HostEnv::with_home("/h"), Path::new("/p"))
                 .len(),
-            2
+            3
         );
     }
 }
