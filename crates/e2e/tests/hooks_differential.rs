@@ -120,11 +120,13 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_claude_code_reads() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let mut failed = Vec::new();
-    // (name, `git init` in the folder with the settings, where the session starts below it)
-    for (name, git, below) in [
-        ("in the project folder", true, ""),
-        ("below, in a repository", true, "src/deep"),
-        ("below, no repository", false, "src/deep"),
+    // (name, `git init` in the folder with the settings, where the session starts below it,
+    // the settings file)
+    for (name, git, below, file) in [
+        ("in the project folder", true, "", "settings.json"),
+        ("settings.local.json", true, "", "settings.local.json"),
+        ("below, in a repository", true, "src/deep", "settings.json"),
+        ("below, no repository", false, "src/deep", "settings.json"),
     ] {
         let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let work = tmp.path().join(name.replace([' ', ','], "-"));
@@ -144,7 +146,7 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_claude_code_reads() {
                 "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
             std::fs::create_dir_all(project.join(".claude")).unwrap();
             std::fs::write(
-                project.join(".claude/settings.json"),
+                project.join(".claude").join(file),
                 json!({"hooks": hooks}).to_string(),
             )
             .unwrap();
