@@ -13,67 +13,27 @@ fn claude_session(
     hooks: Value,
     command: &str,
 ) -> support::Outcome {
-    let home = work.join("home");
     let project = work.join("project");
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
-    std::fs::write(
-        home.join(".claude/settings.json"),
-        json!({"permissions": {"allow": ["Bash(*)"]}, "hooks": hooks}).to_string(),
-    )
-    .unwrap();
-    let bin = agent.dir.join("node_modules/.bin");
-    let spec = Spec {
-        wire: Wire::Anthropic,
-        tool: "Bash".into(),
-        calls: vec![json!({"command": command, "description": "probe"})],
-        final_text: "done".into(),
-        model: "claude-sonnet-4-5".into(),
-        argv: vec![
-            bin.join("claude").display().to_string(),
-            "-p".into(),
-            "go".into(),
-            "--output-format".into(),
-            "stream-json".into(),
-            "--verbose".into(),
-        ],
-        env: vec![
-            ("HOME".into(), home.display().to_string()),
-            ("TMPDIR".into(), support::session_tmp(work)),
-            (
-                "PATH".into(),
-                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
-            ),
-            (
-                "ANTHROPIC_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}".into(),
-            ),
-            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
-            ("TERM".into(), "dumb".into()),
-        ],
-        cwd: project,
-        timeout: support::timeout(),
-        files: Vec::new(),
-        stdin: None,
-    };
-    support::run(&spec, work)
+    claude_session_in(agent, work, &project, Some(hooks), command)
 }
 
-/// A Claude session as [`claude_session`] makes, started in `cwd` (under `work`) with the
-/// user's settings allowing Bash and no hooks: the hooks come from a project's files.
+/// A `claude -p` session under `work` (its home `work/home`), started in `cwd`, whose model
+/// runs `command` once; the user's settings allow Bash and hold `hooks`, if any.
 fn claude_session_in(
     agent: &support::Agent,
     work: &std::path::Path,
     cwd: &std::path::Path,
+    hooks: Option<Value>,
     command: &str,
 ) -> support::Outcome {
     let home = work.join("home");
     std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::write(
-        home.join(".claude/settings.json"),
-        json!({"permissions": {"allow": ["Bash(*)"]}}).to_string(),
-    )
-    .unwrap();
+    std::fs::create_dir_all(cwd).unwrap();
+    let mut settings = json!({"permissions": {"allow": ["Bash(*)"]}});
+    if let Some(h) = hooks {
+        settings["hooks"] = h;
+    }
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
     let bin = agent.dir.join("node_modules/.bin");
     let spec = Spec {
         wire: Wire::Anthropic,
@@ -119,78 +79,45 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_claude_code_reads() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let mut failed = Vec::new();
-    // (name, `git init` in the folder with the settings, where the session starts below it,
-    // the settings file)
-    for (name, git, below, file) in [
-        ("in the project folder", true, "", "settings.json"),
-        ("settings.local.json", true, "", "settings.local.json"),
-        ("below, in a repository", true, "src/deep", "settings.json"),
-        ("below, no repository", false, "src/deep", "settings.json"),
-    ] {
-        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let work = tmp.path().join(name.replace([' ', ','], "-"));
-            let project = work.join("project");
-            let cwd = project.join(below);
-            std::fs::create_dir_all(&cwd).unwrap();
-            if git {
-                let st = std::process::Command::new("git")
-                    .args(["init", "-q"])
-                    .current_dir(&project)
-                    .status()
-                    .unwrap();
-                assert!(st.success());
-            }
-            let marker = work.join("hook-ran.txt");
-            let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-                "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
-            std::fs::create_dir_all(project.join(".claude")).unwrap();
-            std::fs::write(
-                project.join(".claude").join(file),
-                json!({"hooks": hooks}).to_string(),
-            )
-            .unwrap();
-            let o = claude_session_in(&agent, &work, &cwd, "echo ran");
-            let result = o.results.first().map(|r| r.text.clone());
-            assert!(
-                result.as_deref().is_some_and(|t| t.contains("ran")),
-                "{name}: the command did not run in Claude: {result:?}, exit {:?}, stderr {}",
-                o.exit,
-                o.stderr
-            );
-            let claude_ran = marker.exists();
-            let out = std::process::Command::new(support::tokenjuice())
-                .args([
-                    "hooks",
-                    "run",
-                    "PreToolUse",
-                    "--host",
-                    "claude",
-                    "--tool",
-                    "Bash",
-                ])
-                .args(["--format", "json", "--input", r#"{"command":"echo ran"}"#])
-                .env("HOME", work.join("home"))
-                .env_remove("CLAUDE_CONFIG_DIR")
-                .env_remove("CLAUDE_PROJECT_DIR")
-                .current_dir(&cwd)
-                .output()
-                .unwrap();
-            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-            let toolkit_ran = v["hooks"].as_array().is_some_and(|h| !h.is_empty());
-            eprintln!(
-                "{name}: Claude ran the project's hook: {claude_ran}; the toolkit: {toolkit_ran}"
-            );
-            assert_eq!(toolkit_ran, claude_ran, "{name}: the toolkit: {v}");
-        }));
-        if ok.is_err() {
-            failed.push(name);
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "the toolkit and Claude Code differ (see above): {failed:?}"
-    );
+    // (name, (`git init` in the folder with the settings, where the session starts below
+    // it, the settings file))
+    let cases = vec![
+        ("in the project folder", (true, "", "settings.json")),
+        ("settings.local.json", (true, "", "settings.local.json")),
+        (
+            "below, in a repository",
+            (true, "src/deep", "settings.json"),
+        ),
+        ("below, no repository", (false, "src/deep", "settings.json")),
+    ];
+    support::each_case("Claude Code", cases, |name, (git, below, file)| {
+        let work = tmp.path().join(name.replace([' ', ','], "-"));
+        let project = work.join("project");
+        let cwd = project.join(below);
+        let marker =
+            support::project_hook(&project, ".claude", file, "PreToolUse", "Bash", git, &work);
+        let o = claude_session_in(&agent, &work, &cwd, None, "echo ran");
+        let result = o.results.first().map(|r| r.text.clone());
+        assert!(
+            result.as_deref().is_some_and(|t| t.contains("ran")),
+            "{name}: the command did not run in Claude: {result:?}, exit {:?}, stderr {}",
+            o.exit,
+            o.stderr
+        );
+        let claude_ran = marker.exists();
+        let (toolkit_ran, v) = support::toolkit_ran_in(
+            "claude",
+            "PreToolUse",
+            "Bash",
+            &work.join("home"),
+            &cwd,
+            &[],
+        );
+        eprintln!(
+            "{name}: Claude ran the project's hook: {claude_ran}; the toolkit: {toolkit_ran}"
+        );
+        assert_eq!(toolkit_ran, claude_ran, "{name}: the toolkit: {v}");
+    });
 }
 
 fn toolkit(work: &std::path::Path, hooks: Value, command: &str) -> Value {

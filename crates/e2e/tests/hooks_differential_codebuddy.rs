@@ -19,68 +19,27 @@ fn hooks(payload: &Path, answer: &str) -> Value {
 }
 
 fn cli_session(agent: &support::Agent, work: &Path, hooks: Value, command: &str) -> String {
-    let home = work.join("home");
-    let project = work.join("project");
-    std::fs::create_dir_all(home.join(".codebuddy")).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
-    std::fs::write(
-        home.join(".codebuddy/settings.json"),
-        json!({"permissions": {"allow": ["Bash(echo:*)"]}, "hooks": hooks}).to_string(),
-    )
-    .unwrap();
-    let cli = support::codebuddy_cli(agent);
-    let bin = agent.dir.join("node_modules/.bin");
-    let spec = Spec {
-        wire: Wire::OpenAiChat,
-        tool: "Bash".into(),
-        calls: vec![json!({"command": command, "description": "probe"})],
-        final_text: "done".into(),
-        model: "fake-model".into(),
-        argv: vec![
-            "node".into(),
-            cli.display().to_string(),
-            "-p".into(),
-            "go".into(),
-            "-y".into(),
-        ],
-        env: [
-            ("HOME".to_string(), home.display().to_string()),
-            ("TMPDIR".to_string(), support::session_tmp(work)),
-            (
-                "PATH".to_string(),
-                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
-            ),
-            ("TERM".to_string(), "dumb".to_string()),
-        ]
-        .into_iter()
-        .chain(
-            support::CODEBUDDY_ENV
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string())),
-        )
-        .collect(),
-        cwd: project,
-        timeout: support::timeout(),
-        files: Vec::new(),
-        stdin: None,
-    };
-    let o = support::run(&spec, work);
-    o.results
-        .first()
-        .map(|r| r.text.clone())
-        .unwrap_or_else(|| panic!("no tool result from CodeBuddy: {o:?}"))
+    cli_session_in(agent, work, &work.join("project"), Some(hooks), command)
 }
 
-/// A CLI session started in `cwd` (under `work`), the user's settings allowing `echo` and
-/// holding no hooks: the hooks come from a project's files. The tool result.
-fn cli_session_in(agent: &support::Agent, work: &Path, cwd: &Path, command: &str) -> String {
+/// A `codebuddy -p -y` session under `work` (its home `work/home`), started in `cwd`, whose
+/// model runs `command` once; the user's settings allow `echo` and hold `hooks`, if any.
+/// The tool result.
+fn cli_session_in(
+    agent: &support::Agent,
+    work: &Path,
+    cwd: &Path,
+    hooks: Option<Value>,
+    command: &str,
+) -> String {
     let home = work.join("home");
     std::fs::create_dir_all(home.join(".codebuddy")).unwrap();
-    std::fs::write(
-        home.join(".codebuddy/settings.json"),
-        json!({"permissions": {"allow": ["Bash(echo:*)"]}}).to_string(),
-    )
-    .unwrap();
+    std::fs::create_dir_all(cwd).unwrap();
+    let mut settings = json!({"permissions": {"allow": ["Bash(echo:*)"]}});
+    if let Some(h) = hooks {
+        settings["hooks"] = h;
+    }
+    std::fs::write(home.join(".codebuddy/settings.json"), settings.to_string()).unwrap();
     let cli = support::codebuddy_cli(agent);
     let bin = agent.dir.join("node_modules/.bin");
     let spec = Spec {
@@ -132,69 +91,45 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_codebuddy_cli_reads() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let mut failed = Vec::new();
-    // (name, the settings file in the project, where the session starts below it)
-    for (name, file, below) in [
-        ("settings.json in the project folder", "settings.json", ""),
+    // (name, (the settings file in the project, where the session starts below it))
+    let cases = vec![
+        ("settings.json in the project folder", ("settings.json", "")),
         (
             "settings.local.json in the project folder",
-            "settings.local.json",
-            "",
+            ("settings.local.json", ""),
         ),
         (
             "settings.json, below in a repository",
-            "settings.json",
-            "src/deep",
+            ("settings.json", "src/deep"),
         ),
-    ] {
-        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let work = tmp.path().join(name.replace([' ', ','], "-"));
-            let project = work.join("project");
-            let cwd = project.join(below);
-            std::fs::create_dir_all(&cwd).unwrap();
-            let st = std::process::Command::new("git")
-                .args(["init", "-q"])
-                .current_dir(&project)
-                .status()
-                .unwrap();
-            assert!(st.success());
-            let marker = work.join("hook-ran.txt");
-            let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-                "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
-            std::fs::create_dir_all(project.join(".codebuddy")).unwrap();
-            std::fs::write(
-                project.join(".codebuddy").join(file),
-                json!({"hooks": hooks}).to_string(),
-            )
-            .unwrap();
-            let result = cli_session_in(&agent, &work, &cwd, "echo ran");
-            assert!(result.contains("ran"), "{name}: {result}");
-            let cli_ran = marker.exists();
-            let out = std::process::Command::new(support::tokenjuice())
-                .args(["hooks", "run", "PreToolUse", "--host", "codebuddy-cli"])
-                .args(["--tool", "Bash", "--format", "json", "--input"])
-                .arg(r#"{"command":"echo ran"}"#)
-                .env("HOME", work.join("home"))
-                .env_remove("CODEBUDDY_CONFIG_DIR")
-                .env_remove("CODEBUDDY_PROJECT_DIR")
-                .current_dir(&cwd)
-                .output()
-                .unwrap();
-            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-            let toolkit_ran = v["hooks"].as_array().is_some_and(|h| !h.is_empty());
-            eprintln!(
-                "{name}: the CLI ran the project's hook: {cli_ran}; the toolkit: {toolkit_ran}"
-            );
-            assert_eq!(toolkit_ran, cli_ran, "{name}: the toolkit: {v}");
-        }));
-        if ok.is_err() {
-            failed.push(name);
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "the toolkit and the CodeBuddy CLI differ (see above): {failed:?}"
-    );
+    ];
+    support::each_case("the CodeBuddy CLI", cases, |name, (file, below)| {
+        let work = tmp.path().join(name.replace([' ', ','], "-"));
+        let project = work.join("project");
+        let cwd = project.join(below);
+        let marker = support::project_hook(
+            &project,
+            ".codebuddy",
+            file,
+            "PreToolUse",
+            "Bash",
+            true,
+            &work,
+        );
+        let result = cli_session_in(&agent, &work, &cwd, None, "echo ran");
+        assert!(result.contains("ran"), "{name}: {result}");
+        let cli_ran = marker.exists();
+        let (toolkit_ran, v) = support::toolkit_ran_in(
+            "codebuddy-cli",
+            "PreToolUse",
+            "Bash",
+            &work.join("home"),
+            &cwd,
+            &[],
+        );
+        eprintln!("{name}: the CLI ran the project's hook: {cli_ran}; the toolkit: {toolkit_ran}");
+        assert_eq!(toolkit_ran, cli_ran, "{name}: the toolkit: {v}");
+    });
 }
 
 fn toolkit(work: &Path, hooks: Value, command: &str) -> Value {

@@ -605,72 +605,63 @@ fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let mut failed = Vec::new();
-    // (name, the project's trust level, the session runs in a folder below the repository
-    // root, whose .codex holds the hook)
-    for (name, trust_level, below) in [
-        ("no trust level", None, false),
-        ("trusted", Some("trusted"), false),
-        ("untrusted", Some("untrusted"), false),
-        ("trusted, from a folder below", Some("trusted"), true),
-    ] {
-        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let work = tmp.path().join(name.replace([' ', ','], "-"));
-            let mut p = Paths::under(&work);
-            let repo = p.project.clone();
-            if below {
-                p.project = repo.join("src/deep");
-            }
-            let config = codex_home(&p, &json!({}), false);
-            let git = Command::new("git")
-                .args(["init", "-q"])
-                .current_dir(&repo)
-                .status()
-                .unwrap();
-            assert!(git.success());
-            let hook_marker = work.join("hook-ran.txt");
-            let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+    // (name, (the project's trust level, the session runs in a folder below the repository
+    // root, whose .codex holds the hook))
+    let cases = vec![
+        ("no trust level", (None, false)),
+        ("trusted", (Some("trusted"), false)),
+        ("untrusted", (Some("untrusted"), false)),
+        ("trusted, from a folder below", (Some("trusted"), true)),
+    ];
+    support::each_case("Codex", cases, |name, (trust_level, below)| {
+        let work = tmp.path().join(name.replace([' ', ','], "-"));
+        let mut p = Paths::under(&work);
+        let repo = p.project.clone();
+        if below {
+            p.project = repo.join("src/deep");
+        }
+        let config = codex_home(&p, &json!({}), false);
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&repo)
+            .status()
+            .unwrap();
+        assert!(git.success());
+        let hook_marker = work.join("hook-ran.txt");
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
                 "command": format!("touch {}; cat >/dev/null; echo not-this-one >&2; exit 2", hook_marker.display())}]}]});
-            let project_hooks = repo.join(".codex/hooks.json");
-            std::fs::create_dir_all(project_hooks.parent().unwrap()).unwrap();
-            std::fs::write(&project_hooks, json!({"hooks": hooks}).to_string()).unwrap();
-            let mut text = std::fs::read_to_string(&config).unwrap();
-            for (key, hash) in trust_records(&project_hooks, &hooks) {
-                text.push_str(&format!(
-                    "\n[hooks.state.{}]\ntrusted_hash = {}\n",
-                    Value::from(key),
-                    Value::from(hash)
-                ));
-            }
-            if let Some(level) = trust_level {
-                text.push_str(&format!(
-                    "\n[projects.{}]\ntrust_level = {}\n",
-                    Value::from(repo.display().to_string()),
-                    Value::from(level)
-                ));
-            }
-            std::fs::write(&config, text).unwrap();
-            let o = codex_session(&agent, &p, &config, "echo ran");
-            let result = first_result(&o);
-            let codex_ran = hook_marker.exists();
-            let v = toolkit(&p, "echo ran", "PreToolUse");
-            eprintln!(
+        let project_hooks = repo.join(".codex/hooks.json");
+        std::fs::create_dir_all(project_hooks.parent().unwrap()).unwrap();
+        std::fs::write(&project_hooks, json!({"hooks": hooks}).to_string()).unwrap();
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        for (key, hash) in trust_records(&project_hooks, &hooks) {
+            text.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = {}\n",
+                Value::from(key),
+                Value::from(hash)
+            ));
+        }
+        if let Some(level) = trust_level {
+            text.push_str(&format!(
+                "\n[projects.{}]\ntrust_level = {}\n",
+                Value::from(repo.display().to_string()),
+                Value::from(level)
+            ));
+        }
+        std::fs::write(&config, text).unwrap();
+        let o = codex_session(&agent, &p, &config, "echo ran");
+        let result = first_result(&o);
+        let codex_ran = hook_marker.exists();
+        let v = toolkit(&p, "echo ran", "PreToolUse");
+        eprintln!(
                 "{name}: Codex ran the project's hook: {codex_ran} (the model read {result:?}); the toolkit ran it: {}; it said {}",
                 toolkit_ran_a_hook(&v),
                 v["settingsDiagnostics"]
             );
-            assert_eq!(
-                toolkit_ran_a_hook(&v),
-                codex_ran,
-                "{name}: the toolkit: {v}"
-            );
-        }));
-        if ok.is_err() {
-            failed.push(name);
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "the toolkit and Codex differ (see above): {failed:?}"
-    );
+        assert_eq!(
+            toolkit_ran_a_hook(&v),
+            codex_ran,
+            "{name}: the toolkit: {v}"
+        );
+    });
 }

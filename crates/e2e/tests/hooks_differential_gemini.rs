@@ -106,111 +106,85 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_gemini_cli_reads() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let mut failed = Vec::new();
-    // (name, `git init` in the folder with the settings, where the session starts below
-    // it, --skip-trust)
-    for (name, git, below, trust) in [
-        ("in the project folder", true, "", "flag"),
-        ("in the project folder, env", true, "", "env"),
+    // (name, (`git init` in the folder with the settings, where the session starts below
+    // it, how the folder is trusted))
+    let cases = vec![
+        ("in the project folder", (true, "", "flag")),
+        ("in the project folder, env", (true, "", "env")),
         (
             "in the project folder, trusted folders file",
-            true,
-            "",
-            "file",
+            (true, "", "file"),
         ),
-        ("below, in a repository", true, "src/deep", "file"),
-        ("below, no repository", false, "src/deep", "file"),
-    ] {
-        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let work = tmp.path().join(name.replace([' ', ','], "-"));
-            let mut p = support::drive::Paths::under(&work);
-            let root = p.project.clone();
-            p.project = root.join(below);
-            std::fs::create_dir_all(&p.project).unwrap();
-            if git {
-                let st = std::process::Command::new("git")
-                    .args(["init", "-q"])
-                    .current_dir(&root)
-                    .status()
-                    .unwrap();
-                assert!(st.success());
+        ("below, in a repository", (true, "src/deep", "file")),
+        ("below, no repository", (false, "src/deep", "file")),
+    ];
+    support::each_case("Gemini CLI", cases, |name, (git, below, trust)| {
+        let work = tmp.path().join(name.replace([' ', ','], "-"));
+        let mut p = support::drive::Paths::under(&work);
+        let root = p.project.clone();
+        p.project = root.join(below);
+        std::fs::create_dir_all(&p.project).unwrap();
+        let marker = support::project_hook(
+            &root,
+            ".gemini",
+            "settings.json",
+            "BeforeTool",
+            "run_shell_command",
+            git,
+            &work,
+        );
+        std::fs::create_dir_all(p.home.join(".gemini")).unwrap();
+        std::fs::write(
+            p.home.join(".gemini/settings.json"),
+            json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "tools": {"allowed": ["run_shell_command(echo)"]},
+            })
+            .to_string(),
+        )
+        .unwrap();
+        let calls = vec![json!({"command": "echo ran", "description": "probe"})];
+        let mut spec = support::gemini_spec(&agent, &p, "go", calls);
+        // the toolkit sees what Gemini saw: the same home, folder and variables (it cannot
+        // see a `--skip-trust` flag)
+        let mut vars: Vec<(&str, &str)> = Vec::new();
+        match trust {
+            "env" => {
+                spec.argv.retain(|a| a != "--skip-trust");
+                spec.env
+                    .push(("GEMINI_CLI_TRUST_WORKSPACE".into(), "true".into()));
+                vars.push(("GEMINI_CLI_TRUST_WORKSPACE", "true"));
             }
-            std::fs::create_dir_all(p.home.join(".gemini")).unwrap();
-            std::fs::write(
-                p.home.join(".gemini/settings.json"),
-                json!({
-                    "security": {"auth": {"selectedType": "gemini-api-key"}},
-                    "tools": {"allowed": ["run_shell_command(echo)"]},
-                })
-                .to_string(),
-            )
-            .unwrap();
-            let marker = work.join("hook-ran.txt");
-            let hooks = json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
-                "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
-            std::fs::create_dir_all(root.join(".gemini")).unwrap();
-            std::fs::write(
-                root.join(".gemini/settings.json"),
-                json!({"hooks": hooks}).to_string(),
-            )
-            .unwrap();
-            let calls = vec![json!({"command": "echo ran", "description": "probe"})];
-            let mut spec = support::gemini_spec(&agent, &p, "go", calls);
-            match trust {
-                "env" => {
-                    spec.argv.retain(|a| a != "--skip-trust");
-                    spec.env
-                        .push(("GEMINI_CLI_TRUST_WORKSPACE".into(), "true".into()));
-                }
-                "file" => {
-                    spec.argv.retain(|a| a != "--skip-trust");
-                    std::fs::write(
-                        p.home.join(".gemini/trustedFolders.json"),
-                        json!({ root.display().to_string(): "TRUST_FOLDER" }).to_string(),
-                    )
-                    .unwrap();
-                }
-                _ => {}
+            "file" => {
+                spec.argv.retain(|a| a != "--skip-trust");
+                std::fs::write(
+                    p.home.join(".gemini/trustedFolders.json"),
+                    json!({ root.display().to_string(): "TRUST_FOLDER" }).to_string(),
+                )
+                .unwrap();
             }
-            let o = support::run(&spec, &work);
-            let result = o.results.first().map(|r| r.text.clone());
-            let gemini_ran = marker.exists();
-            // the toolkit sees what Gemini saw: the same home, folder and variables (it
-            // cannot see a `--skip-trust` flag)
-            let mut toolkit = std::process::Command::new(support::tokenjuice());
-            toolkit
-                .args(["hooks", "run", "BeforeTool", "--host", "gemini"])
-                .args(["--tool", "run_shell_command", "--format", "json", "--input"])
-                .arg(r#"{"command":"echo ran"}"#)
-                .env("HOME", &p.home)
-                .env_remove("GEMINI_CLI_HOME")
-                .env_remove("GEMINI_PROJECT_DIR")
-                .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
-                .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-                .current_dir(&p.project);
-            if trust == "env" {
-                toolkit.env("GEMINI_CLI_TRUST_WORKSPACE", "true");
-            }
-            let out = toolkit.output().unwrap();
-            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-            let toolkit_ran = v["hooks"].as_array().is_some_and(|h| !h.is_empty());
-            eprintln!(
-                "{name}: Gemini ran the project's hook: {gemini_ran} (its tool result {result:?}, exit {:?}); the toolkit: {toolkit_ran}",
-                o.exit
-            );
-            assert!(
-                result.as_deref().is_some_and(|t| t.contains("ran")),
-                "{name}: the command did not run in Gemini: {result:?}, stderr {}",
-                o.stderr
-            );
-            assert_eq!(toolkit_ran, gemini_ran, "{name}: the toolkit: {v}");
-        }));
-        if ok.is_err() {
-            failed.push(name);
+            _ => {}
         }
-    }
-    assert!(
-        failed.is_empty(),
-        "the toolkit and Gemini CLI differ (see above): {failed:?}"
-    );
+        let o = support::run(&spec, &work);
+        let result = o.results.first().map(|r| r.text.clone());
+        let gemini_ran = marker.exists();
+        let (toolkit_ran, v) = support::toolkit_ran_in(
+            "gemini",
+            "BeforeTool",
+            "run_shell_command",
+            &p.home,
+            &p.project,
+            &vars,
+        );
+        eprintln!(
+            "{name}: Gemini ran the project's hook: {gemini_ran} (its tool result {result:?}, exit {:?}); the toolkit: {toolkit_ran}",
+            o.exit
+        );
+        assert!(
+            result.as_deref().is_some_and(|t| t.contains("ran")),
+            "{name}: the command did not run in Gemini: {result:?}, stderr {}",
+            o.stderr
+        );
+        assert_eq!(toolkit_ran, gemini_ran, "{name}: the toolkit: {v}");
+    });
 }

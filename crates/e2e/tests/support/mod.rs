@@ -483,3 +483,87 @@ pub fn toolkit_run(
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
+
+/// Whether `tokenjuice hooks run <event> --host <host> --tool <tool>` for `echo ran`, run in
+/// `cwd` with `home` as HOME, `vars` set and the hosts' own variables cleared, ran any hook;
+/// and its JSON report.
+#[allow(dead_code)]
+pub fn toolkit_ran_in(
+    host: &str,
+    event: &str,
+    tool: &str,
+    home: &Path,
+    cwd: &Path,
+    vars: &[(&str, &str)],
+) -> (bool, Value) {
+    let mut c = Command::new(tokenjuice());
+    c.args(["hooks", "run", event, "--host", host, "--tool", tool])
+        .args(["--format", "json", "--input", r#"{"command":"echo ran"}"#])
+        .env("HOME", home)
+        .current_dir(cwd);
+    for var in [
+        "CLAUDE_CONFIG_DIR",
+        "CLAUDE_PROJECT_DIR",
+        "CODEBUDDY_CONFIG_DIR",
+        "CODEBUDDY_PROJECT_DIR",
+        "GEMINI_CLI_HOME",
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_CLI_TRUST_WORKSPACE",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    ] {
+        c.env_remove(var);
+    }
+    c.envs(vars.iter().copied());
+    let out = c.output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    (v["hooks"].as_array().is_some_and(|h| !h.is_empty()), v)
+}
+
+/// Runs `case` for each named case, and fails naming every case whose assertions failed
+/// (each case's own message is printed as it fails).
+#[allow(dead_code)]
+pub fn each_case<T>(host: &str, cases: Vec<(&str, T)>, case: impl Fn(&str, T)) {
+    let mut failed = Vec::new();
+    for (name, c) in cases {
+        let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(name, c)));
+        if ok.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "the toolkit and {host} differ (see above): {failed:?}"
+    );
+}
+
+/// A project folder `project` (made, with `git init` when `git`) whose `<dir>/<file>` holds
+/// one `event` hook for `tool` that touches a marker file under `work`: the marker's path.
+#[allow(dead_code)]
+pub fn project_hook(
+    project: &Path,
+    dir: &str,
+    file: &str,
+    event: &str,
+    tool: &str,
+    git: bool,
+    work: &Path,
+) -> PathBuf {
+    std::fs::create_dir_all(project.join(dir)).unwrap();
+    if git {
+        let st = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(project)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    let marker = work.join("hook-ran.txt");
+    let hooks = serde_json::json!({event: [{"matcher": tool, "hooks": [{"type": "command",
+        "command": format!("touch {}; cat >/dev/null", marker.display())}]}]});
+    std::fs::write(
+        project.join(dir).join(file),
+        serde_json::json!({ "hooks": hooks }).to_string(),
+    )
+    .unwrap();
+    marker
+}

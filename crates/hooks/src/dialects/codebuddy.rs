@@ -11,24 +11,27 @@
 use super::*;
 use crate::events::EventKind as E;
 
+/// `~/.codebuddy/settings.json` (or `$CODEBUDDY_CONFIG_DIR/settings.json`).
+pub(super) const USER_SETTINGS: ConfigLocation = ConfigLocation {
+    scope: Scope::User,
+    anchor: Anchor::User(&crate::homes::CODEBUDDY),
+    file: "settings.json",
+    shape: FileShape::MatcherGroupsJson,
+};
+
+/// `<project>/.codebuddy/settings.json`.
+pub(super) const PROJECT_SETTINGS: ConfigLocation = ConfigLocation {
+    scope: Scope::Project,
+    anchor: Anchor::Project(".codebuddy"),
+    file: "settings.json",
+    shape: FileShape::MatcherGroupsJson,
+};
+
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::CodeBuddy,
     id: "codebuddy",
     display_name: "CodeBuddy",
-    locations: &[
-        ConfigLocation {
-            scope: Scope::User,
-            anchor: Anchor::User(&crate::homes::CODEBUDDY),
-            file: "settings.json",
-            shape: FileShape::MatcherGroupsJson,
-        },
-        ConfigLocation {
-            scope: Scope::Project,
-            anchor: Anchor::Project(".codebuddy"),
-            file: "settings.json",
-            shape: FileShape::MatcherGroupsJson,
-        },
-    ],
+    locations: &[USER_SETTINGS, PROJECT_SETTINGS],
     events: &[
         ev(E::SessionStart, "SessionStart"),
         ev(E::SessionEnd, "SessionEnd"),

@@ -25,18 +25,8 @@ pub(super) static DIALECT: Dialect = Dialect {
     // it (measured in 2.117.0: crates/e2e/tests/hooks_differential_codebuddy.rs); only the
     // folder the CLI starts in counts, not a repository above it (measured too)
     locations: &[
-        ConfigLocation {
-            scope: Scope::User,
-            anchor: Anchor::User(&crate::homes::CODEBUDDY),
-            file: "settings.json",
-            shape: FileShape::MatcherGroupsJson,
-        },
-        ConfigLocation {
-            scope: Scope::Project,
-            anchor: Anchor::Project(".codebuddy"),
-            file: "settings.json",
-            shape: FileShape::MatcherGroupsJson,
-        },
+        super::codebuddy::USER_SETTINGS,
+        super::codebuddy::PROJECT_SETTINGS,
         ConfigLocation {
             scope: Scope::Local,
             anchor: Anchor::Project(".codebuddy"),
