@@ -572,3 +572,31 @@ fn the_agents_version_is_checked_against_the_proven_ones() {
         "{r}"
     );
 }
+
+#[test]
+fn doctor_gemini_says_whether_gemini_trusts_the_folder() {
+    // Gemini runs no hook in a folder it does not trust (read in its 0.61 bundle; its
+    // project hooks measured by crates/e2e/tests/hooks_differential_gemini.rs): a note, not
+    // a problem, since the user decides which folders to trust
+    let mut w = World::new();
+    assert!(w
+        .run(&["install", "gemini-cli", "--local"])
+        .status
+        .success());
+    let (r, code) = doctor(&w, "gemini-cli");
+    assert_eq!((health(&r), code), ("ok", 0), "{r}");
+    assert!(
+        r.contains("note: Gemini does not trust this folder") && r.contains("no rule of"),
+        "{r}"
+    );
+    w.write(
+        &w.home.join(".gemini/trustedFolders.json"),
+        &serde_json::json!({ w.project.display().to_string(): "TRUST_FOLDER" }).to_string(),
+    );
+    let (r, _) = doctor(&w, "gemini-cli");
+    assert!(r.contains("Gemini trusts this folder"), "{r}");
+    // the variable Gemini reads decides first
+    w.set("GEMINI_CLI_TRUST_WORKSPACE", "false");
+    let (r, _) = doctor(&w, "gemini-cli");
+    assert!(r.contains("GEMINI_CLI_TRUST_WORKSPACE=false"), "{r}");
+}

@@ -373,6 +373,43 @@ fn host_specific(d: &mut Diagnosis, spec: &HookSpec) {
             ),
             None => d.fact("read_file is available and unasked in the settings read (system, user, this folder)"),
         }
+        gemini_folder_trust(d, &Env::from_process());
+    }
+}
+
+/// Gemini runs no hook, ours included, in a folder it does not trust (read in the 0.61
+/// bundle, `processHooksFromConfig`): said of the folder doctor runs in, as a note (the
+/// user decides which folders to trust).
+fn gemini_folder_trust(d: &mut Diagnosis, env: &Env) {
+    use tokenjuice_hooks::engine::gemini_trust::{folder_trust, FolderTrust};
+    let Ok(user) = crate::paths::config_path(
+        &crate::registry::Anchor::User(&tokenjuice_hooks::homes::GEMINI),
+        "settings.json",
+        env,
+    ) else {
+        return;
+    };
+    let trusted_folders = env
+        .var("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| user.with_file_name("trustedFolders.json"));
+    let settings = std::fs::read(&user)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    match folder_trust(
+        |k| env.var(k).map(str::to_string),
+        settings.as_ref(),
+        &trusted_folders,
+        &env.cwd,
+    ) {
+        FolderTrust::Trusted => d.fact(format!(
+            "Gemini trusts this folder ({}), so it runs hooks here",
+            env.cwd.display()
+        )),
+        FolderTrust::Untrusted(why) => d.notes.push(format!(
+            "Gemini does not trust this folder ({}; {why}): it runs no hooks in it, tokenjuice's included, so nothing is compacted here until the folder is trusted (Gemini asks when it starts in a folder it has no rule for)",
+            env.cwd.display()
+        )),
     }
 }
 
