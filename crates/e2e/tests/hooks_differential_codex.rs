@@ -665,3 +665,46 @@ fn the_hooks_toolkit_runs_a_projects_hooks_when_the_real_codex_cli_does() {
         );
     });
 }
+
+/// Two PreToolUse hooks that both rewrite the command (`allow` with `updatedInput`), one
+/// slower, in either order in the file: which rewrite Codex runs, and which the toolkit says.
+#[test]
+fn the_hooks_toolkit_picks_the_rewrite_the_real_codex_cli_runs() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let answer = |c: &str| {
+        format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{{"command":"{c}"}}}}}}"#
+        )
+    };
+    let slow = json!({"type": "command", "command": format!("cat >/dev/null; sleep 0.5; {}", prints(&answer("echo slow")))});
+    let fast = json!({"type": "command", "command": format!("cat >/dev/null; {}", prints(&answer("echo fast")))});
+    let cases = vec![
+        ("slow first", vec![slow.clone(), fast.clone()]),
+        ("fast first", vec![fast, slow]),
+    ];
+    support::each_case("Codex", cases, |name, handlers| {
+        let p = Paths::under(&tmp.path().join(name.replace(' ', "-")));
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]});
+        let config = codex_home(&p, &hooks, true);
+        let o = codex_session(&agent, &p, &config, "echo original");
+        let result = first_result(&o);
+        let v = toolkit(&p, "echo original", "PreToolUse");
+        let codex_ran = ["slow", "fast", "original"]
+            .into_iter()
+            .find(|w| result.lines().any(|l| l.trim() == *w))
+            .unwrap_or_else(|| panic!("{name}: which command ran in Codex? {result:?}"));
+        eprintln!(
+            "{name}: Codex ran `echo {codex_ran}`; the toolkit: {}",
+            v["updatedInput"]
+        );
+        assert_eq!(
+            v["updatedInput"]["command"],
+            format!("echo {codex_ran}"),
+            "{name}: the toolkit: {}",
+            v["warnings"]
+        );
+    });
+}

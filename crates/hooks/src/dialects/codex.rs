@@ -7,7 +7,8 @@
 //! config.toml marks the project trusted (see `engine::codex_trust`). Same matcher-group
 //! shape as Claude; matchers use the Rust `regex` crate (no look-around) and exact names
 //! are `[A-Za-z0-9_|]`. `apply_patch` is matched by the aliases `Write` and `Edit`.
-//! `updatedInput` is honoured only together with `allow`. Default timeout 600 s.
+//! `updatedInput` is honoured only together with `allow`; of two rewrites, the one of the hook
+//! that finished last wins. Default timeout 600 s.
 
 use super::*;
 use crate::events::EventKind as E;
@@ -64,7 +65,10 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: true,
         foreign_fields: &["modifiedInput"],
-        competing: CompetingRewrites::ConfigOrder,
+        // of two hooks that both rewrite, Codex 0.171 ran the rewrite of the one that
+        // finished last, whichever came first in the file
+        // (crates/e2e/tests/hooks_differential_codex.rs)
+        competing: CompetingRewrites::LastToFinish,
     },
     output: OutputStyle::Claude,
     payload: PayloadStyle::Claude,

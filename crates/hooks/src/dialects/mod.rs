@@ -237,7 +237,8 @@ pub enum CompetingRewrites {
     /// Change sets applied in configuration order (the later hook wins a shared key).
     ConfigOrder,
     /// The rewrite of the hook that finished last replaces the input whole (Claude Code
-    /// 2.1, measured in the real CLI). Which hook that is depends on timing, as in the host.
+    /// 2.1 and Codex 0.171, measured in the real CLIs). Which hook that is depends on
+    /// timing, as in the host.
     LastToFinish,
 }
 
