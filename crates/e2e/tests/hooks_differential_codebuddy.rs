@@ -245,3 +245,44 @@ fn the_hooks_toolkit_decides_as_the_real_codebuddy_cli_does() {
         );
     }
 }
+
+/// Two PreToolUse hooks that both rewrite the command (`updatedInput`), one slower, in
+/// either order in the file: which rewrite the CLI runs, and which the toolkit says.
+#[test]
+fn the_hooks_toolkit_picks_the_rewrite_the_real_codebuddy_cli_runs() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let answer = |c: &str| {
+        format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","updatedInput":{{"command":"{c}"}}}}}}"#
+        )
+    };
+    let slow = json!({"type": "command", "command": format!("cat >/dev/null; sleep 0.5; printf '%s' '{}'", answer("echo slow"))});
+    let fast = json!({"type": "command", "command": format!("cat >/dev/null; printf '%s' '{}'", answer("echo fast"))});
+    let cases = vec![
+        ("slow first", vec![slow.clone(), fast.clone()]),
+        ("fast first", vec![fast, slow]),
+    ];
+    support::each_case("the CodeBuddy CLI", cases, |name, handlers| {
+        let work = tmp.path().join(name.replace(' ', "-"));
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]});
+        let result = cli_session(&agent, &work, hooks.clone(), "echo original");
+        let v = toolkit(&work, hooks, "echo original");
+        let cli_ran = ["slow", "fast", "original"]
+            .into_iter()
+            .find(|w| result.contains(w))
+            .unwrap_or_else(|| panic!("{name}: which command ran in the CLI? {result:?}"));
+        eprintln!(
+            "{name}: the CLI ran `echo {cli_ran}`; the toolkit: {}",
+            v["updatedInput"]
+        );
+        assert_eq!(
+            v["updatedInput"]["command"],
+            format!("echo {cli_ran}"),
+            "{name}: the toolkit: {}",
+            v["warnings"]
+        );
+    });
+}

@@ -58,6 +58,8 @@ pub(super) static DIALECT: Dialect = Dialect {
         style: RewriteStyle::Replace,
         requires_allow: false,
         foreign_fields: &["modifiedInput"],
+        // of two hooks that both rewrite, the CLI 2.117 ran the later one's in the file,
+        // whichever finished last (crates/e2e/tests/hooks_differential_codebuddy.rs)
         competing: CompetingRewrites::ConfigOrder,
     },
     sources:
