@@ -188,3 +188,56 @@ fn the_hooks_toolkit_reads_the_project_settings_the_real_gemini_cli_reads() {
         assert_eq!(toolkit_ran, gemini_ran, "{name}: the toolkit: {v}");
     });
 }
+
+/// Two BeforeTool hooks of one group that both rewrite the command (`tool_input`), one
+/// slower, in either order in the file: which rewrite Gemini runs, and which the toolkit
+/// says.
+#[test]
+fn the_hooks_toolkit_picks_the_rewrite_the_real_gemini_cli_runs() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = vec![("slow first", true), ("fast first", false)];
+    support::each_case("Gemini CLI", cases, |name, slow_first| {
+        let work = tmp.path().join(name.replace(' ', "-"));
+        std::fs::create_dir_all(&work).unwrap();
+        let touch = |w: &str| format!("touch {}", work.join(w).display());
+        let answer = |w: &str| {
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": touch(w)}}}).to_string()
+        };
+        let slow = json!({"type": "command", "command": format!("cat >/dev/null; sleep 0.5; printf '%s' '{}'", answer("slow"))});
+        let fast = json!({"type": "command", "command": format!("cat >/dev/null; printf '%s' '{}'", answer("fast"))});
+        let handlers = if slow_first {
+            vec![slow, fast]
+        } else {
+            vec![fast, slow]
+        };
+        let hooks = json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": handlers}]});
+        let result = gemini_session(&agent, &work, hooks.clone(), &touch("original"));
+        let ran: Vec<&str> = ["slow", "fast", "original"]
+            .into_iter()
+            .filter(|w| work.join(w).exists())
+            .collect();
+        let v = support::toolkit_run(
+            &work,
+            "gemini",
+            ".gemini",
+            hooks,
+            &touch("original"),
+            "BeforeTool",
+            "run_shell_command",
+        );
+        eprintln!(
+            "{name}: Gemini ran {ran:?} (its result {result:?}); the toolkit: {}",
+            v["updatedInput"]
+        );
+        assert_eq!(ran.len(), 1, "{name}: {ran:?}");
+        assert_eq!(
+            v["updatedInput"]["command"],
+            touch(ran[0]),
+            "{name}: the toolkit: {}",
+            v["warnings"]
+        );
+    });
+}
