@@ -623,3 +623,24 @@ fn text_output_shows_the_decision_and_trace() {
     );
     assert!(text.contains("hooks.PreToolUse[0].hooks[0]"), "{text}");
 }
+
+#[test]
+fn the_cli_stops_the_tool_when_a_pre_tool_use_hook_times_out() {
+    // the CodeBuddy CLI 2.117 did not run the tool and the model read `Error: Hook timed out
+    // after 1000ms` (crates/e2e/tests/hooks_differential_codebuddy.rs); the IDE's reference
+    // says nothing of it, so the codebuddy dialect lets the tool run
+    let w = World::new();
+    settings(
+        &w,
+        json!({"PreToolUse": [group(Some("Bash"), "sleep 3; exit 2", Some(1.0))]}),
+    );
+    let input = ["--tool", "Bash", "--input", r#"{"command":"ls"}"#];
+    let (code, v) = w.run("codebuddy-cli", "PreToolUse", &input);
+    assert_eq!(code, 2, "{v:#}");
+    assert_eq!(v["decision"], "deny");
+    assert_eq!(v["reason"], "Hook timed out after 1000ms");
+    assert_eq!(v["hooks"][0]["timedOut"], true);
+    let (code, v) = w.run("codebuddy", "PreToolUse", &input);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["hooks"][0]["timedOut"], true);
+}

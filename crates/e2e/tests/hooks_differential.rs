@@ -286,3 +286,28 @@ fn the_hooks_toolkit_decides_as_the_real_claude_code_does() {
         assert_eq!(toolkit_says, model_reads, "{name}: the toolkit: {v}");
     }
 }
+
+/// A PreToolUse hook that would block after 3 s, with `timeout: 1` (seconds): Claude Code
+/// ends it at its timeout and runs the tool, and the toolkit must say so.
+#[test]
+fn a_hook_past_its_timeout_decides_as_in_the_real_claude_code() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("timeout");
+    std::fs::create_dir_all(&work).unwrap();
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 1,
+        "command": "cat >/dev/null; sleep 3; echo not-this-one >&2; exit 2"}]}]});
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let o = claude_session(&agent, &work, hooks.clone(), &cmd);
+    let v = toolkit(&work, hooks, &cmd);
+    let result = o
+        .results
+        .first()
+        .map(|r| r.text.clone())
+        .unwrap_or_default();
+    assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
+    support::assert_same_decision("timeout", "Claude", marker.exists(), &result, &v, None);
+}

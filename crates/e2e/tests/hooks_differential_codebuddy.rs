@@ -286,3 +286,29 @@ fn the_hooks_toolkit_picks_the_rewrite_the_real_codebuddy_cli_runs() {
         );
     });
 }
+
+/// A PreToolUse hook that would block after 3 s, with `timeout: 1` (seconds): the CLI ends
+/// it at its timeout and does not run the tool (unlike Claude Code, Codex and Gemini), the
+/// model reading `Error: Hook timed out after 1000ms`; the toolkit must say the same.
+#[test]
+fn a_hook_past_its_timeout_decides_as_in_the_real_codebuddy_cli() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("timeout");
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 1,
+        "command": "cat >/dev/null; sleep 3; echo not-this-one >&2; exit 2"}]}]});
+    let result = cli_session(&agent, &work, hooks.clone(), "echo ran");
+    let v = toolkit(&work, hooks, "echo ran");
+    assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
+    let ran = result.lines().any(|l| l.trim() == "ran");
+    support::assert_same_decision(
+        "timeout",
+        "the CLI",
+        ran,
+        &result,
+        &v,
+        Some("Hook timed out after 1000ms"),
+    );
+}

@@ -708,3 +708,23 @@ fn the_hooks_toolkit_picks_the_rewrite_the_real_codex_cli_runs() {
         );
     });
 }
+
+/// A PreToolUse hook that would block after 3 s, with `timeout: 1` (seconds): what Codex
+/// does at the timeout, and the toolkit must say the same.
+#[test]
+fn a_hook_past_its_timeout_decides_as_in_the_real_codex_cli() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(&tmp.path().join("timeout"));
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 1,
+        "command": "cat >/dev/null; sleep 3; echo not-this-one >&2; exit 2"}]}]});
+    let config = codex_home(&p, &hooks, true);
+    let o = codex_session(&agent, &p, &config, "echo ran");
+    let result = first_result(&o);
+    let v = toolkit(&p, "echo ran", "PreToolUse");
+    assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
+    let ran = result.lines().any(|l| l.trim() == "ran");
+    support::assert_same_decision("timeout", "Codex", ran, &result, &v, None);
+}

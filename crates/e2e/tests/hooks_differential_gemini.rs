@@ -241,3 +241,31 @@ fn the_hooks_toolkit_picks_the_rewrite_the_real_gemini_cli_runs() {
         );
     });
 }
+
+/// A BeforeTool hook that would block after 3 s, with `timeout: 1000` (milliseconds): what
+/// Gemini does at the timeout, and the toolkit must say the same.
+#[test]
+fn a_hook_past_its_timeout_decides_as_in_the_real_gemini_cli() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("timeout");
+    std::fs::create_dir_all(&work).unwrap();
+    let hooks = json!({"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "timeout": 1000,
+        "command": "cat >/dev/null; sleep 3; echo not-this-one >&2; exit 2"}]}]});
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let result = gemini_session(&agent, &work, hooks.clone(), &cmd);
+    let v = support::toolkit_run(
+        &work,
+        "gemini",
+        ".gemini",
+        hooks,
+        &cmd,
+        "BeforeTool",
+        "run_shell_command",
+    );
+    assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
+    support::assert_same_decision("timeout", "Gemini", marker.exists(), &result, &v, None);
+}

@@ -88,6 +88,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     exit2_needs_stderr: false,
     strict_tool_output: false,
     project_layers_from_root: false,
+    pre_tool_timeout_blocks: false,
     sources: "Claude Code hooks reference (code.claude.com/docs/en/hooks), settings docs",
 };
 

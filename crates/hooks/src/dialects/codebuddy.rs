@@ -96,6 +96,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     exit2_needs_stderr: false,
     strict_tool_output: false,
     project_layers_from_root: false,
+    pre_tool_timeout_blocks: false,
     sources: "CodeBuddy hook reference (tencentcloud 1256/77296)",
 };
 

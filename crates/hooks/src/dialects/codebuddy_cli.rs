@@ -62,6 +62,9 @@ pub(super) static DIALECT: Dialect = Dialect {
         // whichever finished last (crates/e2e/tests/hooks_differential_codebuddy.rs)
         competing: CompetingRewrites::ConfigOrder,
     },
+    // a PreToolUse hook past its timeout: the tool did not run and the model read `Error:
+    // Hook timed out after 1000ms` (crates/e2e/tests/hooks_differential_codebuddy.rs)
+    pre_tool_timeout_blocks: true,
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
     // events, output and payload style, timeouts, matchers, environment: the IDE's (not

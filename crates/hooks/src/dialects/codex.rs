@@ -94,6 +94,8 @@ pub(super) static DIALECT: Dialect = Dialect {
     strict_tool_output: true,
     // openai/codex codex-rs/core/src/config_loader `load_project_layers`, `find_project_root`
     project_layers_from_root: true,
+    // Codex 0.171 ran the tool (crates/e2e/tests/hooks_differential_codex.rs)
+    pre_tool_timeout_blocks: false,
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 

@@ -285,6 +285,10 @@ pub struct Dialect {
     /// to the project directory, the root's first; a folder whose settings folder is the
     /// user's own is skipped (Codex). Otherwise only the project directory's.
     pub project_layers_from_root: bool,
+    /// A PreToolUse hook that runs past its timeout stops the tool, and the model reads
+    /// `Hook timed out after <N>ms` (the CodeBuddy CLI 2.117, measured); elsewhere the tool
+    /// runs.
+    pub pre_tool_timeout_blocks: bool,
     /// Source of the facts in this row.
     pub sources: &'static str,
 }

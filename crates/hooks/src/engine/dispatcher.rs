@@ -562,6 +562,14 @@ fn interpret(
         if handler.fail_closed {
             fail_closed(&mut trace.effect, "the hook timed out");
             trace.outcome = HookStatus::Deny;
+        } else if dialect.pre_tool_timeout_blocks && event.base() == EventKind::PreToolUse {
+            trace.effect.decision = Some(Decision::Deny);
+            trace.effect.reason = Some(format!("Hook timed out after {}ms", trace.timeout_ms));
+            trace.effect.warnings.push(format!(
+                "{} stops the tool when a PreToolUse hook runs past its timeout",
+                dialect.display_name
+            ));
+            trace.outcome = HookStatus::Deny;
         }
         return;
     }
