@@ -30,7 +30,8 @@ EVENT is the canonical name (PreToolUse, SessionStart, …, or the views PreBash
 PreEdit/PostEdit) or the host's own spelling (BeforeTool for gemini, preToolUse for cursor).
 
 The payload is built as the host would (session_id, transcript_path, cwd, hook_event_name, \
-tool_name, tool_input, event fields with their defaults); --payload replaces it entirely.
+tool_name, tool_input, event fields with their defaults, and the fields a host adds to a tool \
+event, such as tool_use_id and permission_mode); --field sets one, --payload replaces it entirely.
 JSON arguments accept a literal, @FILE, or - for standard input.
 
 Exit status: 0 when the operation may proceed (allow, ask, or no decision), 2 when it is \

@@ -311,3 +311,27 @@ fn a_hook_past_its_timeout_decides_as_in_the_real_claude_code() {
     assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
     support::assert_same_decision("timeout", "Claude", marker.exists(), &result, &v, None);
 }
+
+/// What a PreToolUse hook gets from Claude Code: the payload's fields and the variables
+/// Claude sets for it. The toolkit must give a hook the same.
+#[test]
+fn a_hook_gets_the_payload_and_variables_the_real_claude_code_gives() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("payload");
+    std::fs::create_dir_all(&work).unwrap();
+    let hooks = |dir: &std::path::Path| support::probe_hooks("PreToolUse", "Bash", dir);
+
+    let host_dir = work.join("host");
+    let _ = claude_session(&agent, &work, hooks(&host_dir), "echo ran");
+    let tk_dir = work.join("toolkit");
+    let _ = toolkit(&work, hooks(&tk_dir), "echo ran");
+    support::assert_same_probe(
+        "Claude Code",
+        &host_dir,
+        &tk_dir,
+        &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+    );
+}

@@ -312,3 +312,33 @@ fn a_hook_past_its_timeout_decides_as_in_the_real_codebuddy_cli() {
         Some("Hook timed out after 1000ms"),
     );
 }
+
+/// What a PreToolUse hook gets from the CodeBuddy CLI: the payload's fields and the
+/// variables the CLI sets for it. The toolkit must give a hook the same.
+#[test]
+fn a_hook_gets_the_payload_and_variables_the_real_codebuddy_cli_gives() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("payload");
+    let host_dir = work.join("host");
+    let _ = cli_session(
+        &agent,
+        &work,
+        support::probe_hooks("PreToolUse", "Bash", &host_dir),
+        "echo ran",
+    );
+    let tk_dir = work.join("toolkit");
+    let _ = toolkit(
+        &work,
+        support::probe_hooks("PreToolUse", "Bash", &tk_dir),
+        "echo ran",
+    );
+    support::assert_same_probe(
+        "the CodeBuddy CLI",
+        &host_dir,
+        &tk_dir,
+        &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    );
+}

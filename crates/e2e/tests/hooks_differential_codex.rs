@@ -728,3 +728,31 @@ fn a_hook_past_its_timeout_decides_as_in_the_real_codex_cli() {
     let ran = result.lines().any(|l| l.trim() == "ran");
     support::assert_same_decision("timeout", "Codex", ran, &result, &v, None);
 }
+
+/// What a PreToolUse hook gets from Codex: the payload's fields and the variables Codex sets
+/// for it. The toolkit must give a hook the same.
+#[test]
+fn a_hook_gets_the_payload_and_variables_the_real_codex_cli_gives() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(&tmp.path().join("payload"));
+    let host_dir = p.work.join("host");
+    let config = codex_home(
+        &p,
+        &support::probe_hooks("PreToolUse", "Bash", &host_dir),
+        true,
+    );
+    let _ = codex_session(&agent, &p, &config, "echo ran");
+    // the toolkit, with the same hooks.json (its own trust records written the same way)
+    let tk_dir = p.work.join("toolkit");
+    let tk = Paths::under(&p.work.join("tk"));
+    codex_home(
+        &tk,
+        &support::probe_hooks("PreToolUse", "Bash", &tk_dir),
+        true,
+    );
+    let _ = toolkit(&tk, "echo ran", "PreToolUse");
+    support::assert_same_probe("Codex", &host_dir, &tk_dir, &["CODEX_HOME"]);
+}

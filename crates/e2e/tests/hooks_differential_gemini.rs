@@ -269,3 +269,45 @@ fn a_hook_past_its_timeout_decides_as_in_the_real_gemini_cli() {
     assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
     support::assert_same_decision("timeout", "Gemini", marker.exists(), &result, &v, None);
 }
+
+/// What a BeforeTool hook gets from Gemini CLI: the payload's fields and the variables Gemini
+/// sets for it. The toolkit must give a hook the same.
+#[test]
+fn a_hook_gets_the_payload_and_variables_the_real_gemini_cli_gives() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("payload");
+    std::fs::create_dir_all(&work).unwrap();
+    let host_dir = work.join("host");
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let _ = gemini_session(
+        &agent,
+        &work,
+        support::probe_hooks("BeforeTool", "run_shell_command", &host_dir),
+        &cmd,
+    );
+    let tk_dir = work.join("toolkit");
+    let _ = support::toolkit_run(
+        &work,
+        "gemini",
+        ".gemini",
+        support::probe_hooks("BeforeTool", "run_shell_command", &tk_dir),
+        &cmd,
+        "BeforeTool",
+        "run_shell_command",
+    );
+    support::assert_same_probe(
+        "Gemini CLI",
+        &host_dir,
+        &tk_dir,
+        &[
+            "GEMINI_PROJECT_DIR",
+            "GEMINI_SESSION_ID",
+            "GEMINI_CWD",
+            "CLAUDE_PROJECT_DIR",
+        ],
+    );
+}

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
-use crate::dialects::{Dialect, PayloadStyle};
+use crate::dialects::{Dialect, FieldValue, PayloadField, PayloadStyle};
 use crate::error::HookError;
 use crate::events::{EventKind, ToolClass};
 
@@ -157,10 +157,76 @@ pub fn build_payload(
             }
         }
     }
+    if spec.tool_event && p.contains_key("tool_input") {
+        p = with_host_fields(p, dialect.tool_payload_fields);
+    }
     for (k, v) in &req.fields {
         p.insert(k.clone(), v.clone());
     }
     Ok(Value::Object(p))
+}
+
+/// `p` with `fields` filled in and placed as the host places them.
+fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<String, Value> {
+    if fields.is_empty() {
+        return p;
+    }
+    let call_id = random_hex(24);
+    let value = |f: &PayloadField| match f.value {
+        FieldValue::Text(t) => Value::String(t.to_string()),
+        FieldValue::Json(j) => serde_json::from_str(j).unwrap_or(Value::Null),
+        FieldValue::Uuid => {
+            let h = random_hex(32);
+            // version 4, variant 10xx
+            let variant = ["8", "9", "a", "b"][usize::from(h.as_bytes()[16] % 4)];
+            Value::String(format!(
+                "{}-{}-4{}-{variant}{}-{}",
+                &h[..8],
+                &h[8..12],
+                &h[13..16],
+                &h[17..20],
+                &h[20..32]
+            ))
+        }
+        FieldValue::Hex32 => Value::String(random_hex(32)),
+        FieldValue::CallId(prefix) => Value::String(format!("{prefix}{call_id}")),
+        FieldValue::Var(name) => Value::String(std::env::var(name).unwrap_or_default()),
+    };
+    let mut out = Map::new();
+    let mut placed = vec![false; fields.len()];
+    // a field may follow one that is itself added: place until nothing more can be
+    let mut pending: Vec<(String, Value)> = p.into_iter().collect();
+    pending.reverse();
+    while let Some((k, v)) = pending.pop() {
+        out.insert(k.clone(), v);
+        for (i, f) in fields.iter().enumerate() {
+            if !placed[i] && f.after == k {
+                placed[i] = true;
+                pending.push((f.name.to_string(), value(f)));
+            }
+        }
+    }
+    for (i, f) in fields.iter().enumerate() {
+        if !placed[i] {
+            out.insert(f.name.to_string(), value(f));
+        }
+    }
+    out
+}
+
+/// `n` random hex digits (the standard library's per-process random hash keys).
+fn random_hex(n: usize) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = String::with_capacity(n + 16);
+    let mut i = 0u64;
+    while out.len() < n {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(i);
+        out.push_str(&format!("{:016x}", h.finish()));
+        i += 1;
+    }
+    out.truncate(n);
+    out
 }
 
 #[cfg(test)]
@@ -253,5 +319,73 @@ mod tests {
         r.session_id = None;
         let p = build_payload(Host::Claude.dialect(), EventKind::Stop, &r).unwrap();
         assert!(p["session_id"].as_str().unwrap().starts_with("tokenjuice-"));
+    }
+
+    #[test]
+    fn tool_events_carry_the_fields_each_host_adds_where_it_puts_them() {
+        // as the real hosts gave them (crates/e2e/tests/hooks_differential*.rs)
+        let mut r = EventRequest {
+            cwd: "/p".into(),
+            tool_name: Some("Bash".into()),
+            tool_input: Some(json!({"command": "ls"})),
+            ..EventRequest::default()
+        };
+        let keys_of = |host: Host, r: &EventRequest| -> (Vec<String>, Value) {
+            let p = build_payload(host.dialect(), EventKind::PreToolUse, r).unwrap();
+            (p.as_object().unwrap().keys().cloned().collect(), p)
+        };
+        let keys = |host: Host| keys_of(host, &r);
+        let (k, p) = keys(Host::Claude);
+        assert_eq!(
+            k,
+            [
+                "session_id",
+                "transcript_path",
+                "cwd",
+                "prompt_id",
+                "permission_mode",
+                "effort",
+                "hook_event_name",
+                "tool_name",
+                "tool_input",
+                "tool_use_id"
+            ]
+        );
+        assert!(p["tool_use_id"].as_str().unwrap().starts_with("toolu_"));
+        let uuid = p["prompt_id"].as_str().unwrap();
+        assert_eq!(
+            uuid.split('-').map(str::len).collect::<Vec<_>>(),
+            [8, 4, 4, 4, 12]
+        );
+        assert_eq!(&uuid[14..15], "4");
+        assert_eq!(p["effort"], json!({"level": "medium"}));
+        let (k, _) = keys(Host::Codex);
+        assert_eq!(
+            k,
+            [
+                "session_id",
+                "turn_id",
+                "transcript_path",
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "tool_name",
+                "tool_input",
+                "tool_use_id"
+            ]
+        );
+        let (_, p) = keys(Host::CodeBuddyCli);
+        assert_eq!(p["call_id"], p["tool_use_id"]);
+        assert_eq!(p["generation_id"].as_str().unwrap().len(), 32);
+        // the IDE's reference and Gemini add none; --field still sets any
+        let (k, _) = keys(Host::CodeBuddy);
+        assert_eq!(k.len(), 6);
+        r.fields.insert("permission_mode".into(), json!("plan"));
+        let (_, p) = keys_of(Host::Claude, &r);
+        assert_eq!(p["permission_mode"], "plan");
+        // other events are as before
+        let p = build_payload(Host::Claude.dialect(), EventKind::Stop, &r).unwrap();
+        assert!(p.get("tool_use_id").is_none());
     }
 }

@@ -567,3 +567,65 @@ pub fn project_hook(
     .unwrap();
     marker
 }
+
+/// Hooks for `event` on `tool` that save their stdin to `<dir>/payload.json` and the names of
+/// their environment to `<dir>/env.txt`.
+#[allow(dead_code)]
+pub fn probe_hooks(event: &str, tool: &str, dir: &Path) -> Value {
+    std::fs::create_dir_all(dir).unwrap();
+    serde_json::json!({event: [{"matcher": tool, "hooks": [{"type": "command", "command": format!(
+        "cat > {0}/payload.json; env | cut -d= -f1 | sort > {0}/env.txt",
+        dir.display()
+    )}]}]})
+}
+
+/// The host's and the toolkit's probes (see [`probe_hooks`]) agree: the payload's top-level
+/// fields, and each of `vars` is set for the hook by both (the host's other variables of
+/// those prefixes are printed: its own process's, or the session's, not emulated).
+#[allow(dead_code)]
+pub fn assert_same_probe(host: &str, host_dir: &Path, toolkit_dir: &Path, vars: &[&str]) {
+    let read = |d: &Path| -> (Vec<String>, Vec<String>) {
+        let payload: Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join("payload.json")).unwrap_or_default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        let mut keys: Vec<String> = payload
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        keys.sort();
+        let names = std::fs::read_to_string(d.join("env.txt"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        (keys, names)
+    };
+    let (host_keys, host_vars) = read(host_dir);
+    let (tk_keys, tk_vars) = read(toolkit_dir);
+    let prefixes: Vec<&str> = vars
+        .iter()
+        .map(|v| &v[..v.find('_').unwrap_or(v.len())])
+        .collect();
+    let not_emulated: Vec<&String> = host_vars
+        .iter()
+        .filter(|v| prefixes.iter().any(|p| v.starts_with(p)) && !tk_vars.contains(v))
+        .collect();
+    eprintln!(
+        "{host}: payload {host_keys:?}; its variables the toolkit does not set: {not_emulated:?}"
+    );
+    assert_eq!(
+        tk_keys, host_keys,
+        "the payload's fields differ from {host}'s"
+    );
+    for v in vars {
+        assert!(
+            host_vars.iter().any(|h| h == v),
+            "{host} no longer sets {v}"
+        );
+        assert!(
+            tk_vars.iter().any(|h| h == v),
+            "the toolkit does not set {v}, as {host} does"
+        );
+    }
+}

@@ -80,7 +80,33 @@ pub(super) static DIALECT: Dialect = Dialect {
     timeout_unit: TimeoutUnit::Seconds,
     matcher: MatcherSyntax::CLAUDE_FAMILY,
     project_dir_env: &["CLAUDE_PROJECT_DIR"],
-    session_id_env: None,
+    // what Claude Code 2.1.332 gave a PreToolUse hook (crates/e2e/tests/hooks_differential.rs);
+    // it also sets variables of its own process (CLAUDE_CODE_ENTRYPOINT, CLAUDE_PID, its
+    // messaging socket, …), not emulated
+    session_id_env: Some("CLAUDE_CODE_SESSION_ID"),
+    constant_env: &[("CLAUDECODE", "1")],
+    tool_payload_fields: &[
+        PayloadField {
+            name: "prompt_id",
+            after: "cwd",
+            value: FieldValue::Uuid,
+        },
+        PayloadField {
+            name: "permission_mode",
+            after: "prompt_id",
+            value: FieldValue::Text("default"),
+        },
+        PayloadField {
+            name: "effort",
+            after: "permission_mode",
+            value: FieldValue::Json(r#"{"level":"medium"}"#),
+        },
+        PayloadField {
+            name: "tool_use_id",
+            after: "tool_input",
+            value: FieldValue::CallId("toolu_"),
+        },
+    ],
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt", "agent"],

@@ -65,6 +65,52 @@ pub(super) static DIALECT: Dialect = Dialect {
     // a PreToolUse hook past its timeout: the tool did not run and the model read `Error:
     // Hook timed out after 1000ms` (crates/e2e/tests/hooks_differential_codebuddy.rs)
     pre_tool_timeout_blocks: true,
+    // what the CLI 2.117 gave a PreToolUse hook after tool_input
+    // (crates/e2e/tests/hooks_differential_codebuddy.rs): `model` it took from
+    // CODEBUDDY_MODEL there; `permission_mode` was `bypassPermissions` under `-y` (the
+    // toolkit sends `default`, as Claude Code does without it; not measured)
+    tool_payload_fields: &[
+        PayloadField {
+            name: "call_id",
+            after: "tool_input",
+            value: FieldValue::CallId("call_"),
+        },
+        PayloadField {
+            name: "tool_use_id",
+            after: "call_id",
+            value: FieldValue::CallId("call_"),
+        },
+        PayloadField {
+            name: "agent_type",
+            after: "tool_use_id",
+            value: FieldValue::Text("cli"),
+        },
+        PayloadField {
+            name: "permission_mode",
+            after: "agent_type",
+            value: FieldValue::Text("default"),
+        },
+        PayloadField {
+            name: "client",
+            after: "permission_mode",
+            value: FieldValue::Text("CLI"),
+        },
+        PayloadField {
+            name: "version",
+            after: "client",
+            value: FieldValue::Text("2.117.0"),
+        },
+        PayloadField {
+            name: "generation_id",
+            after: "version",
+            value: FieldValue::Hex32,
+        },
+        PayloadField {
+            name: "model",
+            after: "generation_id",
+            value: FieldValue::Var("CODEBUDDY_MODEL"),
+        },
+    ],
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",
     // events, output and payload style, timeouts, matchers, environment: the IDE's (not

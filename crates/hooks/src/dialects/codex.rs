@@ -77,6 +77,33 @@ pub(super) static DIALECT: Dialect = Dialect {
     matcher: MatcherSyntax::CODEX,
     project_dir_env: &[],
     session_id_env: None,
+    constant_env: &[],
+    // what Codex 0.171 gave a PreToolUse hook (crates/e2e/tests/hooks_differential_codex.rs;
+    // codex-rs/hooks/src/schema.rs `PreToolUseCommandInput`): `model` is the session's,
+    // which the toolkit does not know (`--field model=…`); `permission_mode` was
+    // `bypassPermissions` under `codex exec` (the toolkit sends `default`; not measured)
+    tool_payload_fields: &[
+        PayloadField {
+            name: "turn_id",
+            after: "session_id",
+            value: FieldValue::Uuid,
+        },
+        PayloadField {
+            name: "model",
+            after: "hook_event_name",
+            value: FieldValue::Text(""),
+        },
+        PayloadField {
+            name: "permission_mode",
+            after: "model",
+            value: FieldValue::Text("default"),
+        },
+        PayloadField {
+            name: "tool_use_id",
+            after: "tool_input",
+            value: FieldValue::CallId("call_"),
+        },
+    ],
     fail_closed_key: None,
     dedupes_identical_commands: false,
     handler_types: &["command"],

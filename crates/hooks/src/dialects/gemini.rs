@@ -69,8 +69,13 @@ pub(super) static DIALECT: Dialect = Dialect {
     default_timeout: Duration::from_millis(60_000),
     timeout_unit: TimeoutUnit::Milliseconds,
     matcher: MatcherSyntax::CLAUDE_FAMILY,
-    project_dir_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    // and GEMINI_CWD, the session's working directory (Gemini CLI 0.61 gave a hook all
+    // three: crates/e2e/tests/hooks_differential_gemini.rs; its GEMINI_PLANS_DIR, a folder of
+    // the session's, is not emulated)
+    project_dir_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_CWD"],
     session_id_env: Some("GEMINI_SESSION_ID"),
+    constant_env: &[],
+    tool_payload_fields: &[],
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command"],

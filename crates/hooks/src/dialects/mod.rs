@@ -231,6 +231,34 @@ pub struct RewriteSpec {
     pub competing: CompetingRewrites,
 }
 
+/// A field a host adds to a tool event's payload.
+#[derive(Clone, Copy, Debug)]
+pub struct PayloadField {
+    pub name: &'static str,
+    /// The field it comes after (at the end when the payload has none such).
+    pub after: &'static str,
+    pub value: FieldValue,
+}
+
+/// How the toolkit fills a [`PayloadField`] (`--field` sets any other value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValue {
+    /// This string, as the host sent it in the measured run.
+    Text(&'static str),
+    /// This JSON value.
+    Json(&'static str),
+    /// A new random UUID.
+    Uuid,
+    /// 32 new random hex digits.
+    Hex32,
+    /// The call's id: this prefix and random hex digits, the same for every such field of
+    /// one payload.
+    CallId(&'static str),
+    /// The value of this variable in the toolkit's environment, else the empty string (what
+    /// the host takes it from is not known to the toolkit).
+    Var(&'static str),
+}
+
 /// How a host resolves two hooks that both rewrite the same call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompetingRewrites {
@@ -261,6 +289,12 @@ pub struct Dialect {
     pub project_dir_env: &'static [&'static str],
     /// Variable set to the session id, if the host sets one.
     pub session_id_env: Option<&'static str>,
+    /// Variables the host sets to a fixed value for every hook.
+    pub constant_env: &'static [(&'static str, &'static str)],
+    /// Fields the host adds to a tool event's payload (beyond session_id, transcript_path,
+    /// cwd, hook_event_name, tool_name, tool_input), each placed after the field it follows
+    /// in the host's payload.
+    pub tool_payload_fields: &'static [PayloadField],
     /// Handler key that turns failures and timeouts into a deny (Cursor `failClosed`).
     pub fail_closed_key: Option<&'static str>,
     /// The same command configured twice for an event runs once.

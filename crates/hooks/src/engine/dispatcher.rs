@@ -366,6 +366,12 @@ pub fn hook_env(dialect: &Dialect, project_dir: &Path, payload: &Value) -> Vec<(
     ) {
         env.push((k.to_string(), sid.to_string()));
     }
+    env.extend(
+        dialect
+            .constant_env
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string())),
+    );
     env
 }
 
