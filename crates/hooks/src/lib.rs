@@ -78,6 +78,7 @@ pub mod handler;
 pub mod homes;
 pub mod input;
 pub mod intro;
+pub mod jsonc;
 pub mod lifecycle;
 pub mod matcher;
 pub mod payload;

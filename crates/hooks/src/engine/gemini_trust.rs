@@ -56,7 +56,8 @@ pub fn folder_trust(
     }
     let rules: Vec<(String, String)> = std::fs::read_to_string(trusted_folders)
         .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&strip_comments(&t)).ok())
+        // Gemini strips comments from it
+        .and_then(|t| serde_json::from_str::<Value>(&crate::jsonc::blank_comments(&t)).ok())
         .and_then(|v| v.as_object().cloned())
         .map(|m| {
             m.into_iter()
@@ -93,54 +94,6 @@ pub fn folder_trust(
 
 fn resolved(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// `trustedFolders.json` may hold `//` and `/* */` comments (Gemini strips them).
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => {
-                    if let Some(n) = chars.next() {
-                        out.push(n);
-                    }
-                }
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
