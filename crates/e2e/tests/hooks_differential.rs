@@ -320,18 +320,27 @@ fn a_hook_gets_the_payload_and_variables_the_real_claude_code_gives() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("payload");
-    std::fs::create_dir_all(&work).unwrap();
-    let hooks = |dir: &std::path::Path| support::probe_hooks("PreToolUse", "Bash", dir);
-
-    let host_dir = work.join("host");
-    let _ = claude_session(&agent, &work, hooks(&host_dir), "echo ran");
-    let tk_dir = work.join("toolkit");
-    let _ = toolkit(&work, hooks(&tk_dir), "echo ran");
-    support::assert_same_probe(
-        "Claude Code",
-        &host_dir,
-        &tk_dir,
-        &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
-    );
+    for event in ["PreToolUse", "PostToolUse"] {
+        let work = tmp.path().join(event);
+        std::fs::create_dir_all(&work).unwrap();
+        let hooks = |dir: &std::path::Path| support::probe_hooks(event, "Bash", dir);
+        let host_dir = work.join("host");
+        let _ = claude_session(&agent, &work, hooks(&host_dir), "echo ran");
+        let tk_dir = work.join("toolkit");
+        let _ = support::toolkit_run(
+            &work,
+            "claude",
+            ".claude",
+            hooks(&tk_dir),
+            "echo ran",
+            event,
+            "Bash",
+        );
+        support::assert_same_probe(
+            &format!("Claude Code ({event})"),
+            &host_dir,
+            &tk_dir,
+            &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+        );
+    }
 }

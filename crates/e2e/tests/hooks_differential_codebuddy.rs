@@ -321,24 +321,30 @@ fn a_hook_gets_the_payload_and_variables_the_real_codebuddy_cli_gives() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("payload");
-    let host_dir = work.join("host");
-    let _ = cli_session(
-        &agent,
-        &work,
-        support::probe_hooks("PreToolUse", "Bash", &host_dir),
-        "echo ran",
-    );
-    let tk_dir = work.join("toolkit");
-    let _ = toolkit(
-        &work,
-        support::probe_hooks("PreToolUse", "Bash", &tk_dir),
-        "echo ran",
-    );
-    support::assert_same_probe(
-        "the CodeBuddy CLI",
-        &host_dir,
-        &tk_dir,
-        &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-    );
+    for event in ["PreToolUse", "PostToolUse"] {
+        let work = tmp.path().join(event);
+        let host_dir = work.join("host");
+        let _ = cli_session(
+            &agent,
+            &work,
+            support::probe_hooks(event, "Bash", &host_dir),
+            "echo ran",
+        );
+        let tk_dir = work.join("toolkit");
+        let _ = support::toolkit_run(
+            &work,
+            "codebuddy-cli",
+            ".codebuddy",
+            support::probe_hooks(event, "Bash", &tk_dir),
+            "echo ran",
+            event,
+            "Bash",
+        );
+        support::assert_same_probe(
+            &format!("the CodeBuddy CLI ({event})"),
+            &host_dir,
+            &tk_dir,
+            &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        );
+    }
 }

@@ -737,22 +737,21 @@ fn a_hook_gets_the_payload_and_variables_the_real_codex_cli_gives() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let p = Paths::under(&tmp.path().join("payload"));
-    let host_dir = p.work.join("host");
-    let config = codex_home(
-        &p,
-        &support::probe_hooks("PreToolUse", "Bash", &host_dir),
-        true,
-    );
-    let _ = codex_session(&agent, &p, &config, "echo ran");
-    // the toolkit, with the same hooks.json (its own trust records written the same way)
-    let tk_dir = p.work.join("toolkit");
-    let tk = Paths::under(&p.work.join("tk"));
-    codex_home(
-        &tk,
-        &support::probe_hooks("PreToolUse", "Bash", &tk_dir),
-        true,
-    );
-    let _ = toolkit(&tk, "echo ran", "PreToolUse");
-    support::assert_same_probe("Codex", &host_dir, &tk_dir, &["CODEX_HOME"]);
+    for event in ["PreToolUse", "PostToolUse"] {
+        let p = Paths::under(&tmp.path().join(event));
+        let host_dir = p.work.join("host");
+        let config = codex_home(&p, &support::probe_hooks(event, "Bash", &host_dir), true);
+        let _ = codex_session(&agent, &p, &config, "echo ran");
+        // the toolkit, with the same hooks.json (its own trust records written the same way)
+        let tk_dir = p.work.join("toolkit");
+        let tk = Paths::under(&p.work.join("tk"));
+        codex_home(&tk, &support::probe_hooks(event, "Bash", &tk_dir), true);
+        let _ = toolkit(&tk, "echo ran", event);
+        support::assert_same_probe(
+            &format!("Codex ({event})"),
+            &host_dir,
+            &tk_dir,
+            &["CODEX_HOME"],
+        );
+    }
 }

@@ -278,36 +278,38 @@ fn a_hook_gets_the_payload_and_variables_the_real_gemini_cli_gives() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("payload");
-    std::fs::create_dir_all(&work).unwrap();
-    let host_dir = work.join("host");
-    let marker = work.join("ran.txt");
-    let cmd = format!("touch {}", marker.display());
-    let _ = gemini_session(
-        &agent,
-        &work,
-        support::probe_hooks("BeforeTool", "run_shell_command", &host_dir),
-        &cmd,
-    );
-    let tk_dir = work.join("toolkit");
-    let _ = support::toolkit_run(
-        &work,
-        "gemini",
-        ".gemini",
-        support::probe_hooks("BeforeTool", "run_shell_command", &tk_dir),
-        &cmd,
-        "BeforeTool",
-        "run_shell_command",
-    );
-    support::assert_same_probe(
-        "Gemini CLI",
-        &host_dir,
-        &tk_dir,
-        &[
-            "GEMINI_PROJECT_DIR",
-            "GEMINI_SESSION_ID",
-            "GEMINI_CWD",
-            "CLAUDE_PROJECT_DIR",
-        ],
-    );
+    for event in ["BeforeTool", "AfterTool"] {
+        let work = tmp.path().join(event);
+        std::fs::create_dir_all(&work).unwrap();
+        let host_dir = work.join("host");
+        let marker = work.join("ran.txt");
+        let cmd = format!("touch {}", marker.display());
+        let _ = gemini_session(
+            &agent,
+            &work,
+            support::probe_hooks(event, "run_shell_command", &host_dir),
+            &cmd,
+        );
+        let tk_dir = work.join("toolkit");
+        let _ = support::toolkit_run(
+            &work,
+            "gemini",
+            ".gemini",
+            support::probe_hooks(event, "run_shell_command", &tk_dir),
+            &cmd,
+            event,
+            "run_shell_command",
+        );
+        support::assert_same_probe(
+            &format!("Gemini CLI ({event})"),
+            &host_dir,
+            &tk_dir,
+            &[
+                "GEMINI_PROJECT_DIR",
+                "GEMINI_SESSION_ID",
+                "GEMINI_CWD",
+                "CLAUDE_PROJECT_DIR",
+            ],
+        );
+    }
 }

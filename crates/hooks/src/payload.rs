@@ -194,7 +194,8 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
     };
     let mut out = Map::new();
     let mut placed = vec![false; fields.len()];
-    // a field may follow one that is itself added: place until nothing more can be
+    // a field may follow one that is itself added; one whose field is not in this payload
+    // (`tool_response` in a PreToolUse one) is left out
     let mut pending: Vec<(String, Value)> = p.into_iter().collect();
     pending.reverse();
     while let Some((k, v)) = pending.pop() {
@@ -204,11 +205,6 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
                 placed[i] = true;
                 pending.push((f.name.to_string(), value(f)));
             }
-        }
-    }
-    for (i, f) in fields.iter().enumerate() {
-        if !placed[i] {
-            out.insert(f.name.to_string(), value(f));
         }
     }
     out
@@ -387,5 +383,9 @@ mod tests {
         // other events are as before
         let p = build_payload(Host::Claude.dialect(), EventKind::Stop, &r).unwrap();
         assert!(p.get("tool_use_id").is_none());
+        // a field that follows tool_response comes only after the tool ran
+        assert!(keys_of(Host::Claude, &r).1.get("duration_ms").is_none());
+        let p = build_payload(Host::Claude.dialect(), EventKind::PostToolUse, &r).unwrap();
+        assert_eq!(p["duration_ms"], 0);
     }
 }

@@ -106,6 +106,13 @@ pub(super) static DIALECT: Dialect = Dialect {
             after: "tool_input",
             value: FieldValue::CallId("toolu_"),
         },
+        // after the tool ran: how long it took, which the toolkit does not know
+        // (`--field duration_ms=…`)
+        PayloadField {
+            name: "duration_ms",
+            after: "tool_response",
+            value: FieldValue::Json("0"),
+        },
     ],
     fail_closed_key: None,
     dedupes_identical_commands: true,

@@ -235,7 +235,8 @@ pub struct RewriteSpec {
 #[derive(Clone, Copy, Debug)]
 pub struct PayloadField {
     pub name: &'static str,
-    /// The field it comes after (at the end when the payload has none such).
+    /// The field it comes after; when the payload has none such (`tool_response` before
+    /// the tool ran), it is left out.
     pub after: &'static str,
     pub value: FieldValue,
 }
