@@ -344,3 +344,47 @@ fn a_hook_gets_the_payload_and_variables_the_real_claude_code_gives() {
         );
     }
 }
+
+/// What a hook of the events around the turn gets from Claude Code (SessionStart,
+/// UserPromptSubmit, Stop): the payload's fields and the variables Claude sets. The toolkit
+/// must give a hook the same.
+#[test]
+fn the_session_events_payloads_are_those_of_the_real_claude_code() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("events");
+    std::fs::create_dir_all(&work).unwrap();
+    let events = ["SessionStart", "UserPromptSubmit", "Stop"];
+    let host_dir = work.join("host");
+    let _ = claude_session(
+        &agent,
+        &work,
+        support::probe_event_hooks(&events, &host_dir),
+        "echo ran",
+    );
+    let tk_dir = work.join("toolkit");
+    let cases = events.iter().map(|e| (*e, ())).collect();
+    support::each_case("Claude Code", cases, |event, ()| {
+        let args: &[&str] = if event == "UserPromptSubmit" {
+            &["--prompt", "go"]
+        } else {
+            &[]
+        };
+        support::toolkit_event(
+            &work,
+            "claude",
+            ".claude",
+            support::probe_event_hooks(&[event], &tk_dir),
+            event,
+            args,
+        );
+        support::assert_same_probe(
+            &format!("Claude Code ({event})"),
+            &host_dir.join(event),
+            &tk_dir.join(event),
+            &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+        );
+    });
+}

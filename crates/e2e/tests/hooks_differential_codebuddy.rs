@@ -348,3 +348,45 @@ fn a_hook_gets_the_payload_and_variables_the_real_codebuddy_cli_gives() {
         );
     }
 }
+
+/// What a hook of the events around the turn gets from the CodeBuddy CLI (SessionStart,
+/// UserPromptSubmit, Stop). The toolkit must give a hook the same.
+#[test]
+fn the_session_events_payloads_are_those_of_the_real_codebuddy_cli() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("events");
+    let events = ["SessionStart", "UserPromptSubmit", "Stop"];
+    let host_dir = work.join("host");
+    let _ = cli_session(
+        &agent,
+        &work,
+        support::probe_event_hooks(&events, &host_dir),
+        "echo ran",
+    );
+    let tk_dir = work.join("toolkit");
+    let cases = events.iter().map(|e| (*e, ())).collect();
+    support::each_case("the CodeBuddy CLI", cases, |event, ()| {
+        let args: &[&str] = if event == "UserPromptSubmit" {
+            &["--prompt", "go"]
+        } else {
+            &[]
+        };
+        support::toolkit_event(
+            &work,
+            "codebuddy-cli",
+            ".codebuddy",
+            support::probe_event_hooks(&[event], &tk_dir),
+            event,
+            args,
+        );
+        support::assert_same_probe(
+            &format!("the CodeBuddy CLI ({event})"),
+            &host_dir.join(event),
+            &tk_dir.join(event),
+            &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        );
+    });
+}

@@ -28,6 +28,9 @@ fn event_label(event: &str) -> &'static str {
     match event {
         "PreToolUse" => "pre_tool_use",
         "PostToolUse" => "post_tool_use",
+        "SessionStart" => "session_start",
+        "UserPromptSubmit" => "user_prompt_submit",
+        "Stop" => "stop",
         other => panic!("no label for {other}"),
     }
 }
@@ -754,4 +757,50 @@ fn a_hook_gets_the_payload_and_variables_the_real_codex_cli_gives() {
             &["CODEX_HOME"],
         );
     }
+}
+
+/// What a hook of the events around the turn gets from Codex (SessionStart,
+/// UserPromptSubmit, Stop). The toolkit must give a hook the same.
+#[test]
+fn the_session_events_payloads_are_those_of_the_real_codex_cli() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let events = ["SessionStart", "UserPromptSubmit", "Stop"];
+    let p = Paths::under(&tmp.path().join("events"));
+    let host_dir = p.work.join("host");
+    let config = codex_home(&p, &support::probe_event_hooks(&events, &host_dir), true);
+    let _ = codex_session(&agent, &p, &config, "echo ran");
+    let tk_dir = p.work.join("toolkit");
+    let tk = Paths::under(&p.work.join("tk"));
+    codex_home(&tk, &support::probe_event_hooks(&events, &tk_dir), true);
+    let cases = events.iter().map(|e| (*e, ())).collect();
+    support::each_case("Codex", cases, |event, ()| {
+        let mut c = Command::new(support::tokenjuice());
+        c.args([
+            "hooks",
+            "run",
+            event,
+            "--host",
+            "codex",
+            "--format",
+            "json",
+            "--project",
+        ])
+        .arg(&tk.project)
+        .env("HOME", &tk.home)
+        .env("CODEX_HOME", tk.home.join(".codex"))
+        .current_dir(&tk.project);
+        if event == "UserPromptSubmit" {
+            c.args(["--prompt", "go"]);
+        }
+        let _ = c.output().unwrap();
+        support::assert_same_probe(
+            &format!("Codex ({event})"),
+            &host_dir.join(event),
+            &tk_dir.join(event),
+            &["CODEX_HOME"],
+        );
+    });
 }

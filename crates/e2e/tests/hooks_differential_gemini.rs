@@ -313,3 +313,53 @@ fn a_hook_gets_the_payload_and_variables_the_real_gemini_cli_gives() {
         );
     }
 }
+
+/// What a hook of the events around the turn gets from Gemini CLI (SessionStart,
+/// BeforeAgent, AfterAgent). The toolkit must give a hook the same.
+#[test]
+fn the_session_events_payloads_are_those_of_the_real_gemini_cli() {
+    let Some(agent) = support::agent_or_skip("gemini-cli") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("events");
+    std::fs::create_dir_all(&work).unwrap();
+    let events = ["SessionStart", "BeforeAgent", "AfterAgent"];
+    let host_dir = work.join("host");
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let _ = gemini_session(
+        &agent,
+        &work,
+        support::probe_event_hooks(&events, &host_dir),
+        &cmd,
+    );
+    let tk_dir = work.join("toolkit");
+    let cases = events.iter().map(|e| (*e, ())).collect();
+    support::each_case("Gemini CLI", cases, |event, ()| {
+        let args: &[&str] = if event == "BeforeAgent" {
+            &["--prompt", "go"]
+        } else {
+            &[]
+        };
+        support::toolkit_event(
+            &work,
+            "gemini",
+            ".gemini",
+            support::probe_event_hooks(&[event], &tk_dir),
+            event,
+            args,
+        );
+        support::assert_same_probe(
+            &format!("Gemini CLI ({event})"),
+            &host_dir.join(event),
+            &tk_dir.join(event),
+            &[
+                "GEMINI_PROJECT_DIR",
+                "GEMINI_SESSION_ID",
+                "GEMINI_CWD",
+                "CLAUDE_PROJECT_DIR",
+            ],
+        );
+    });
+}

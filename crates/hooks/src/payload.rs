@@ -157,8 +157,14 @@ pub fn build_payload(
             }
         }
     }
-    if spec.tool_event && p.contains_key("tool_input") {
-        p = with_host_fields(p, dialect.tool_payload_fields);
+    if dialect.payload != PayloadStyle::Cursor {
+        let fields: Vec<PayloadField> = dialect
+            .payload_fields
+            .iter()
+            .filter(|f| f.on.applies(event, spec.tool_event))
+            .copied()
+            .collect();
+        p = with_host_fields(p, &fields);
     }
     for (k, v) in &req.fields {
         p.insert(k.clone(), v.clone());
@@ -191,6 +197,7 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
         FieldValue::Hex32 => Value::String(random_hex(32)),
         FieldValue::CallId(prefix) => Value::String(format!("{prefix}{call_id}")),
         FieldValue::Var(name) => Value::String(std::env::var(name).unwrap_or_default()),
+        FieldValue::Absent => Value::Null,
     };
     let mut out = Map::new();
     let mut placed = vec![false; fields.len()];
@@ -199,6 +206,12 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
     let mut pending: Vec<(String, Value)> = p.into_iter().collect();
     pending.reverse();
     while let Some((k, v)) = pending.pop() {
+        if fields
+            .iter()
+            .any(|f| f.value == FieldValue::Absent && f.name == k)
+        {
+            continue;
+        }
         out.insert(k.clone(), v);
         for (i, f) in fields.iter().enumerate() {
             if !placed[i] && f.after == k {

@@ -602,6 +602,10 @@ pub fn assert_same_probe(host: &str, host_dir: &Path, toolkit_dir: &Path, vars: 
         (keys, names)
     };
     let (host_keys, host_vars) = read(host_dir);
+    eprintln!(
+        "{host} payload: {}",
+        std::fs::read_to_string(host_dir.join("payload.json")).unwrap_or_default()
+    );
     let (tk_keys, tk_vars) = read(toolkit_dir);
     let prefixes: Vec<&str> = vars
         .iter()
@@ -628,4 +632,48 @@ pub fn assert_same_probe(host: &str, host_dir: &Path, toolkit_dir: &Path, vars: 
             "the toolkit does not set {v}, as {host} does"
         );
     }
+}
+
+/// Hooks for each of `events` (no matcher) that save their stdin to
+/// `<dir>/<event>/payload.json` and the names of their environment to `<dir>/<event>/env.txt`
+/// (see [`assert_same_probe`]).
+#[allow(dead_code)]
+pub fn probe_event_hooks(events: &[&str], dir: &Path) -> Value {
+    let mut hooks = serde_json::Map::new();
+    for event in events {
+        let d = dir.join(event);
+        std::fs::create_dir_all(&d).unwrap();
+        hooks.insert(
+            (*event).to_string(),
+            serde_json::json!([{"hooks": [{"type": "command", "command": format!(
+                "cat > {0}/payload.json; env | cut -d= -f1 | sort > {0}/env.txt",
+                d.display()
+            )}]}]),
+        );
+    }
+    Value::Object(hooks)
+}
+
+/// `tokenjuice hooks run <event> --host <host> <args>` with `hooks` as the only settings of
+/// a fresh home (`<work>/toolkit-home/<dir>/settings.json`), run in `work`.
+#[allow(dead_code)]
+pub fn toolkit_event(work: &Path, host: &str, dir: &str, hooks: Value, event: &str, args: &[&str]) {
+    let home = work.join("toolkit-home");
+    std::fs::create_dir_all(home.join(dir)).unwrap();
+    std::fs::write(
+        home.join(dir).join("settings.json"),
+        serde_json::json!({"hooks": hooks}).to_string(),
+    )
+    .unwrap();
+    let out = Command::new(tokenjuice())
+        .args(["hooks", "run", event, "--host", host, "--format", "json"])
+        .args(args)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEBUDDY_CONFIG_DIR")
+        .env_remove("GEMINI_CLI_HOME")
+        .current_dir(work)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{event}: {out:?}");
 }

@@ -8,6 +8,9 @@
 use super::*;
 use crate::events::EventKind as E;
 
+const PROMPT: On = On::Events(&[E::UserPromptSubmit]);
+const STOP: On = On::Events(&[E::Stop]);
+
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Claude,
     id: "claude",
@@ -80,39 +83,81 @@ pub(super) static DIALECT: Dialect = Dialect {
     timeout_unit: TimeoutUnit::Seconds,
     matcher: MatcherSyntax::CLAUDE_FAMILY,
     project_dir_env: &["CLAUDE_PROJECT_DIR"],
-    // what Claude Code 2.1.332 gave a PreToolUse hook (crates/e2e/tests/hooks_differential.rs);
+    // what Claude Code 2.1.332 gave a hook of each event it fired in a headless session
+    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop:
+    // crates/e2e/tests/hooks_differential.rs);
     // it also sets variables of its own process (CLAUDE_CODE_ENTRYPOINT, CLAUDE_PID, its
     // messaging socket, …), not emulated
     session_id_env: Some("CLAUDE_CODE_SESSION_ID"),
     constant_env: &[("CLAUDECODE", "1")],
-    tool_payload_fields: &[
-        PayloadField {
-            name: "prompt_id",
-            after: "cwd",
-            value: FieldValue::Uuid,
-        },
-        PayloadField {
-            name: "permission_mode",
-            after: "prompt_id",
-            value: FieldValue::Text("default"),
-        },
-        PayloadField {
-            name: "effort",
-            after: "permission_mode",
-            value: FieldValue::Json(r#"{"level":"medium"}"#),
-        },
-        PayloadField {
-            name: "tool_use_id",
-            after: "tool_input",
-            value: FieldValue::CallId("toolu_"),
-        },
+    payload_fields: &[
+        // tool events
+        field(On::ToolEvents, "prompt_id", "cwd", FieldValue::Uuid),
+        field(
+            On::ToolEvents,
+            "permission_mode",
+            "prompt_id",
+            FieldValue::Text("default"),
+        ),
+        field(
+            On::ToolEvents,
+            "effort",
+            "permission_mode",
+            FieldValue::Json(r#"{"level":"medium"}"#),
+        ),
+        field(
+            On::ToolEvents,
+            "tool_use_id",
+            "tool_input",
+            FieldValue::CallId("toolu_"),
+        ),
         // after the tool ran: how long it took, which the toolkit does not know
         // (`--field duration_ms=…`)
-        PayloadField {
-            name: "duration_ms",
-            after: "tool_response",
-            value: FieldValue::Json("0"),
-        },
+        field(
+            On::ToolEvents,
+            "duration_ms",
+            "tool_response",
+            FieldValue::Json("0"),
+        ),
+        field(PROMPT, "prompt_id", "cwd", FieldValue::Uuid),
+        field(
+            PROMPT,
+            "permission_mode",
+            "prompt_id",
+            FieldValue::Text("default"),
+        ),
+        field(STOP, "prompt_id", "cwd", FieldValue::Uuid),
+        field(
+            STOP,
+            "permission_mode",
+            "prompt_id",
+            FieldValue::Text("default"),
+        ),
+        field(
+            STOP,
+            "effort",
+            "permission_mode",
+            FieldValue::Json(r#"{"level":"medium"}"#),
+        ),
+        // the turn's last answer, which the toolkit does not know (`--field`)
+        field(
+            STOP,
+            "last_assistant_message",
+            "stop_hook_active",
+            FieldValue::Text(""),
+        ),
+        field(
+            STOP,
+            "background_tasks",
+            "last_assistant_message",
+            FieldValue::Json("[]"),
+        ),
+        field(
+            STOP,
+            "session_crons",
+            "background_tasks",
+            FieldValue::Json("[]"),
+        ),
     ],
     fail_closed_key: None,
     dedupes_identical_commands: true,

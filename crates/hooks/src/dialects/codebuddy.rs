@@ -90,7 +90,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_id_env: None,
     constant_env: &[],
-    tool_payload_fields: &[],
+    payload_fields: &[],
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],

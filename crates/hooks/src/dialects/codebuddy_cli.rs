@@ -16,6 +16,11 @@
 //! rewrite when a permission prompt would show.
 
 use super::*;
+use crate::events::EventKind as E;
+
+const START: On = On::Events(&[E::SessionStart]);
+const PROMPT: On = On::Events(&[E::UserPromptSubmit]);
+const STOP: On = On::Events(&[E::Stop]);
 
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::CodeBuddyCli,
@@ -65,51 +70,130 @@ pub(super) static DIALECT: Dialect = Dialect {
     // a PreToolUse hook past its timeout: the tool did not run and the model read `Error:
     // Hook timed out after 1000ms` (crates/e2e/tests/hooks_differential_codebuddy.rs)
     pre_tool_timeout_blocks: true,
-    // what the CLI 2.117 gave a PreToolUse hook after tool_input
-    // (crates/e2e/tests/hooks_differential_codebuddy.rs): `model` it took from
+    // what the CLI 2.117 gave a hook of each event it fired in a headless session
+    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop:
+    // crates/e2e/tests/hooks_differential_codebuddy.rs): `model` it took from
     // CODEBUDDY_MODEL there; `permission_mode` was `bypassPermissions` under `-y` (the
     // toolkit sends `default`, as Claude Code does without it; not measured)
-    tool_payload_fields: &[
-        PayloadField {
-            name: "call_id",
-            after: "tool_input",
-            value: FieldValue::CallId("call_"),
-        },
-        PayloadField {
-            name: "tool_use_id",
-            after: "call_id",
-            value: FieldValue::CallId("call_"),
-        },
-        PayloadField {
-            name: "agent_type",
-            after: "tool_use_id",
-            value: FieldValue::Text("cli"),
-        },
-        PayloadField {
-            name: "permission_mode",
-            after: "agent_type",
-            value: FieldValue::Text("default"),
-        },
-        PayloadField {
-            name: "client",
-            after: "permission_mode",
-            value: FieldValue::Text("CLI"),
-        },
-        PayloadField {
-            name: "version",
-            after: "client",
-            value: FieldValue::Text("2.117.0"),
-        },
-        PayloadField {
-            name: "generation_id",
-            after: "version",
-            value: FieldValue::Hex32,
-        },
-        PayloadField {
-            name: "model",
-            after: "generation_id",
-            value: FieldValue::Var("CODEBUDDY_MODEL"),
-        },
+    payload_fields: &[
+        field(
+            On::ToolEvents,
+            "call_id",
+            "tool_input",
+            FieldValue::CallId("call_"),
+        ),
+        field(
+            On::ToolEvents,
+            "tool_use_id",
+            "call_id",
+            FieldValue::CallId("call_"),
+        ),
+        field(
+            On::ToolEvents,
+            "agent_type",
+            "tool_use_id",
+            FieldValue::Text("cli"),
+        ),
+        field(
+            On::ToolEvents,
+            "permission_mode",
+            "agent_type",
+            FieldValue::Text("default"),
+        ),
+        field(
+            On::ToolEvents,
+            "client",
+            "permission_mode",
+            FieldValue::Text("CLI"),
+        ),
+        field(
+            On::ToolEvents,
+            "version",
+            "client",
+            FieldValue::Text("2.117.0"),
+        ),
+        field(
+            On::ToolEvents,
+            "generation_id",
+            "version",
+            FieldValue::Hex32,
+        ),
+        field(
+            On::ToolEvents,
+            "model",
+            "generation_id",
+            FieldValue::Var("CODEBUDDY_MODEL"),
+        ),
+        // SessionStart has no cwd
+        field(START, "cwd", "cwd", FieldValue::Absent),
+        field(
+            START,
+            "permission_mode",
+            "source",
+            FieldValue::Text("default"),
+        ),
+        field(START, "client", "permission_mode", FieldValue::Text("CLI")),
+        field(START, "version", "client", FieldValue::Text("2.117.0")),
+        field(
+            START,
+            "model",
+            "version",
+            FieldValue::Var("CODEBUDDY_MODEL"),
+        ),
+        field(
+            PROMPT,
+            "permission_mode",
+            "prompt",
+            FieldValue::Text("default"),
+        ),
+        field(PROMPT, "client", "permission_mode", FieldValue::Text("CLI")),
+        field(PROMPT, "version", "client", FieldValue::Text("2.117.0")),
+        field(
+            PROMPT,
+            "model",
+            "version",
+            FieldValue::Var("CODEBUDDY_MODEL"),
+        ),
+        field(
+            STOP,
+            "agent_type",
+            "stop_hook_active",
+            FieldValue::Text("cli"),
+        ),
+        // the turn's last answer, which the toolkit does not know (`--field`)
+        field(
+            STOP,
+            "last_assistant_message",
+            "agent_type",
+            FieldValue::Text(""),
+        ),
+        field(
+            STOP,
+            "background_tasks",
+            "last_assistant_message",
+            FieldValue::Json("[]"),
+        ),
+        field(
+            STOP,
+            "session_crons",
+            "background_tasks",
+            FieldValue::Json("[]"),
+        ),
+        field(
+            STOP,
+            "permission_mode",
+            "session_crons",
+            FieldValue::Text("default"),
+        ),
+        field(STOP, "client", "permission_mode", FieldValue::Text("CLI")),
+        field(STOP, "version", "client", FieldValue::Text("2.117.0")),
+        field(STOP, "generation_id", "version", FieldValue::Hex32),
+        field(
+            STOP,
+            "model",
+            "generation_id",
+            FieldValue::Var("CODEBUDDY_MODEL"),
+        ),
     ],
     sources:
         "CodeBuddy Code CLI 2.117.0, measured (crates/e2e/tests/hooks_differential_codebuddy.rs)",

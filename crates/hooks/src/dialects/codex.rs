@@ -13,6 +13,10 @@
 use super::*;
 use crate::events::EventKind as E;
 
+const START: On = On::Events(&[E::SessionStart]);
+const TURN: On = On::Events(&[E::UserPromptSubmit, E::Stop]);
+const STOP: On = On::Events(&[E::Stop]);
+
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Codex,
     id: "codex",
@@ -78,31 +82,53 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &[],
     session_id_env: None,
     constant_env: &[],
-    // what Codex 0.171 gave a PreToolUse hook (crates/e2e/tests/hooks_differential_codex.rs;
-    // codex-rs/hooks/src/schema.rs `PreToolUseCommandInput`): `model` is the session's,
+    // what Codex 0.171 gave a hook of each event it fired in `codex exec` (PreToolUse,
+    // PostToolUse, SessionStart, UserPromptSubmit, Stop:
+    // crates/e2e/tests/hooks_differential_codex.rs; codex-rs/hooks/src/schema.rs): `model` is the session's,
     // which the toolkit does not know (`--field model=…`); `permission_mode` was
     // `bypassPermissions` under `codex exec` (the toolkit sends `default`; not measured)
-    tool_payload_fields: &[
-        PayloadField {
-            name: "turn_id",
-            after: "session_id",
-            value: FieldValue::Uuid,
-        },
-        PayloadField {
-            name: "model",
-            after: "hook_event_name",
-            value: FieldValue::Text(""),
-        },
-        PayloadField {
-            name: "permission_mode",
-            after: "model",
-            value: FieldValue::Text("default"),
-        },
-        PayloadField {
-            name: "tool_use_id",
-            after: "tool_input",
-            value: FieldValue::CallId("call_"),
-        },
+    payload_fields: &[
+        field(On::ToolEvents, "turn_id", "session_id", FieldValue::Uuid),
+        field(
+            On::ToolEvents,
+            "model",
+            "hook_event_name",
+            FieldValue::Text(""),
+        ),
+        field(
+            On::ToolEvents,
+            "permission_mode",
+            "model",
+            FieldValue::Text("default"),
+        ),
+        field(
+            On::ToolEvents,
+            "tool_use_id",
+            "tool_input",
+            FieldValue::CallId("call_"),
+        ),
+        field(START, "model", "hook_event_name", FieldValue::Text("")),
+        field(
+            START,
+            "permission_mode",
+            "model",
+            FieldValue::Text("default"),
+        ),
+        field(TURN, "turn_id", "session_id", FieldValue::Uuid),
+        field(TURN, "model", "hook_event_name", FieldValue::Text("")),
+        field(
+            TURN,
+            "permission_mode",
+            "model",
+            FieldValue::Text("default"),
+        ),
+        // the turn's last answer, which the toolkit does not know (`--field`)
+        field(
+            STOP,
+            "last_assistant_message",
+            "stop_hook_active",
+            FieldValue::Text(""),
+        ),
     ],
     fail_closed_key: None,
     dedupes_identical_commands: false,

@@ -85,7 +85,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_id_env: None,
     constant_env: &[],
-    tool_payload_fields: &[],
+    payload_fields: &[],
     fail_closed_key: Some("failClosed"),
     dedupes_identical_commands: true,
     handler_types: &["command", "prompt"],

@@ -12,6 +12,8 @@
 use super::*;
 use crate::events::EventKind as E;
 
+const AFTER_AGENT: On = On::Events(&[E::Stop]);
+
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Gemini,
     id: "gemini",
@@ -75,7 +77,18 @@ pub(super) static DIALECT: Dialect = Dialect {
     project_dir_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_CWD"],
     session_id_env: Some("GEMINI_SESSION_ID"),
     constant_env: &[],
-    tool_payload_fields: &[],
+    // AfterAgent also carries the prompt and the answer (Gemini CLI 0.61 gave a hook both:
+    // crates/e2e/tests/hooks_differential_gemini.rs), which the toolkit does not know
+    // (`--prompt`, `--field prompt_response=…`)
+    payload_fields: &[
+        field(AFTER_AGENT, "prompt", "timestamp", FieldValue::Text("")),
+        field(
+            AFTER_AGENT,
+            "prompt_response",
+            "prompt",
+            FieldValue::Text(""),
+        ),
+    ],
     fail_closed_key: None,
     dedupes_identical_commands: true,
     handler_types: &["command"],

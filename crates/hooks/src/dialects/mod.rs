@@ -231,14 +231,49 @@ pub struct RewriteSpec {
     pub competing: CompetingRewrites,
 }
 
-/// A field a host adds to a tool event's payload.
+/// A field a host adds to a payload.
 #[derive(Clone, Copy, Debug)]
 pub struct PayloadField {
+    /// The events whose payload has it.
+    pub on: On,
     pub name: &'static str,
     /// The field it comes after; when the payload has none such (`tool_response` before
     /// the tool ran), it is left out.
     pub after: &'static str,
     pub value: FieldValue,
+}
+
+/// A [`PayloadField`] (for the dialect tables).
+pub(super) const fn field(
+    on: On,
+    name: &'static str,
+    after: &'static str,
+    value: FieldValue,
+) -> PayloadField {
+    PayloadField {
+        on,
+        name,
+        after,
+        value,
+    }
+}
+
+/// Which events' payloads a [`PayloadField`] belongs to.
+#[derive(Clone, Copy, Debug)]
+pub enum On {
+    /// Every tool event (PreToolUse, PostToolUse, …).
+    ToolEvents,
+    /// These events (canonical kinds).
+    Events(&'static [crate::events::EventKind]),
+}
+
+impl On {
+    pub fn applies(self, event: crate::events::EventKind, tool_event: bool) -> bool {
+        match self {
+            On::ToolEvents => tool_event,
+            On::Events(kinds) => kinds.contains(&event) || kinds.contains(&event.base()),
+        }
+    }
 }
 
 /// How the toolkit fills a [`PayloadField`] (`--field` sets any other value).
@@ -258,6 +293,8 @@ pub enum FieldValue {
     /// The value of this variable in the toolkit's environment, else the empty string (what
     /// the host takes it from is not known to the toolkit).
     Var(&'static str),
+    /// The host sends no such field: it is taken out (`after` is then the field itself).
+    Absent,
 }
 
 /// How a host resolves two hooks that both rewrite the same call.
@@ -292,10 +329,10 @@ pub struct Dialect {
     pub session_id_env: Option<&'static str>,
     /// Variables the host sets to a fixed value for every hook.
     pub constant_env: &'static [(&'static str, &'static str)],
-    /// Fields the host adds to a tool event's payload (beyond session_id, transcript_path,
-    /// cwd, hook_event_name, tool_name, tool_input), each placed after the field it follows
-    /// in the host's payload.
-    pub tool_payload_fields: &'static [PayloadField],
+    /// Fields the host adds to (or leaves out of) a payload beyond the documented ones
+    /// (session_id, transcript_path, cwd, hook_event_name, the event's own fields, tool_name,
+    /// tool_input), each placed after the field it follows in the host's payload.
+    pub payload_fields: &'static [PayloadField],
     /// Handler key that turns failures and timeouts into a deny (Cursor `failClosed`).
     pub fail_closed_key: Option<&'static str>,
     /// The same command configured twice for an event runs once.
