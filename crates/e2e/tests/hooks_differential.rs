@@ -388,3 +388,108 @@ fn the_session_events_payloads_are_those_of_the_real_claude_code() {
         );
     });
 }
+
+/// A PermissionRequest hook in Claude Code, where no rule allows the command: what its
+/// payload holds and what its `allow` does, in the real CLI and in the toolkit.
+#[test]
+fn a_permission_request_hook_decides_as_in_the_real_claude_code() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("permission");
+    let project = work.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let host_dir = work.join("host");
+    std::fs::create_dir_all(&host_dir).unwrap();
+    let allow = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
+    let hooks = |dir: &std::path::Path| {
+        json!({"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": format!(
+            "cat > {0}/payload.json; env | cut -d= -f1 | sort > {0}/env.txt; printf '%s' '{allow}'",
+            dir.display()
+        )}]}]})
+    };
+    // the user's settings allow nothing: only the hook can let the command run
+    let home = work.join("home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        json!({"hooks": hooks(&host_dir)}).to_string(),
+    )
+    .unwrap();
+    let marker = work.join("ran.txt");
+    let cmd = format!("touch {}", marker.display());
+    let bin = agent.dir.join("node_modules/.bin");
+    let spec = Spec {
+        wire: Wire::Anthropic,
+        tool: "Bash".into(),
+        calls: vec![json!({"command": cmd, "description": "probe"})],
+        final_text: "done".into(),
+        model: "claude-sonnet-4-5".into(),
+        argv: vec![
+            bin.join("claude").display().to_string(),
+            "-p".into(),
+            "go".into(),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ],
+        env: vec![
+            ("HOME".into(), home.display().to_string()),
+            ("TMPDIR".into(), support::session_tmp(&work)),
+            (
+                "PATH".into(),
+                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
+            ),
+            (
+                "ANTHROPIC_BASE_URL".into(),
+                "http://127.0.0.1:{PORT}".into(),
+            ),
+            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
+            ("TERM".into(), "dumb".into()),
+        ],
+        cwd: project,
+        timeout: support::timeout(),
+        files: Vec::new(),
+        stdin: None,
+    };
+    let o = support::run(&spec, &work);
+    let result = o
+        .results
+        .first()
+        .map(|r| r.text.clone())
+        .unwrap_or_default();
+    eprintln!(
+        "Claude: the hook ran {}, the command ran {}; the model read {result:?}",
+        host_dir.join("payload.json").exists(),
+        marker.exists()
+    );
+    let tk_dir = work.join("toolkit");
+    std::fs::create_dir_all(&tk_dir).unwrap();
+    let v = support::toolkit_run(
+        &work,
+        "claude",
+        ".claude",
+        hooks(&tk_dir),
+        &cmd,
+        "PermissionRequest",
+        "Bash",
+    );
+    eprintln!(
+        "the toolkit: decision {} blocked {}",
+        v["decision"], v["blocked"]
+    );
+    assert_eq!(
+        marker.exists(),
+        v["decision"] == "allow",
+        "the toolkit: {v}"
+    );
+    if host_dir.join("payload.json").exists() {
+        support::assert_same_probe(
+            "Claude Code (PermissionRequest)",
+            &host_dir,
+            &tk_dir,
+            &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+        );
+    }
+}

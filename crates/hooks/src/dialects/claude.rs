@@ -9,6 +9,9 @@ use super::*;
 use crate::events::EventKind as E;
 
 const PROMPT: On = On::Events(&[E::UserPromptSubmit]);
+// PreToolUse and PostToolUse, not PermissionRequest
+const RAN: On = On::Events(&[E::PreToolUse, E::PostToolUse]);
+const ASK: On = On::Events(&[E::PermissionRequest]);
 const STOP: On = On::Events(&[E::Stop]);
 
 pub(super) static DIALECT: Dialect = Dialect {
@@ -106,7 +109,7 @@ pub(super) static DIALECT: Dialect = Dialect {
             FieldValue::Json(r#"{"level":"medium"}"#),
         ),
         field(
-            On::ToolEvents,
+            RAN,
             "tool_use_id",
             "tool_input",
             FieldValue::CallId("toolu_"),
@@ -118,6 +121,14 @@ pub(super) static DIALECT: Dialect = Dialect {
             "duration_ms",
             "tool_response",
             FieldValue::Json("0"),
+        ),
+        // what Claude would offer the user to allow (it depends on the command; the toolkit
+        // sends none: `--field permission_suggestions=[…]`)
+        field(
+            ASK,
+            "permission_suggestions",
+            "tool_input",
+            FieldValue::Json("[]"),
         ),
         field(PROMPT, "prompt_id", "cwd", FieldValue::Uuid),
         field(

@@ -586,6 +586,24 @@ pub fn effect_from_json(dialect: &Dialect, event: EventKind, v: &Value) -> HookE
                         if let Some(c) = get_str(h, "additionalContext", &mut e) {
                             e.additional_context.push(c);
                         }
+                        // PermissionRequest: `decision: {behavior, message, updatedInput}`
+                        // (Claude Code's hook reference; an `allow` let the command run in
+                        // the real Claude Code 2.1.332: crates/e2e/tests/hooks_differential.rs)
+                        if base == EventKind::PermissionRequest {
+                            if let Some(d) = h.get("decision").and_then(Value::as_object) {
+                                if let Some(b) = get_str(d, "behavior", &mut e) {
+                                    decision = parse_decision(&b, "decision.behavior", &mut e);
+                                    reason = get_str(d, "message", &mut e).or(reason);
+                                }
+                                if let Some(Value::Object(m)) = d.get("updatedInput") {
+                                    rewrite = Some(Rewrite {
+                                        input: m.clone(),
+                                        style: RewriteStyle::Replace,
+                                        field: "decision.updatedInput".into(),
+                                    });
+                                }
+                            }
+                        }
                     }
                     Value::Null => {}
                     other => e.warnings.push(format!(

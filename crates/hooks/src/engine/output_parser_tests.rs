@@ -456,3 +456,35 @@ fn codex_reads_post_tool_use_answers_against_its_closed_schema() {
     assert!(!claude.failed);
     assert_eq!(claude.effect.feedback.as_deref(), Some("no"));
 }
+
+#[test]
+fn permission_request_answers_decide_through_decision_behavior() {
+    // Claude Code's shape; an `allow` let the command run in the real Claude Code 2.1.332
+    // (crates/e2e/tests/hooks_differential.rs)
+    let parse = |out: &str| parse_stdout(Host::Claude.dialect(), EventKind::PermissionRequest, out);
+    let allow = parse(
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls -a"}}}}"#,
+    );
+    assert_eq!(allow.effect.decision, Some(Decision::Allow));
+    assert_eq!(
+        allow.effect.rewrite.as_ref().map(|r| r.input.clone()),
+        Some(
+            serde_json::json!({"command": "ls -a"})
+                .as_object()
+                .unwrap()
+                .clone()
+        )
+    );
+    let deny = parse(
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}"#,
+    );
+    assert_eq!(deny.effect.decision, Some(Decision::Deny));
+    assert_eq!(deny.effect.reason.as_deref(), Some("not here"));
+    // on another event the field means nothing
+    let pre = parse_stdout(
+        Host::Claude.dialect(),
+        EventKind::PreToolUse,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","decision":{"behavior":"deny"}}}"#,
+    );
+    assert_eq!(pre.effect.decision, None);
+}
