@@ -26,13 +26,24 @@ fn claude_session_in(
     hooks: Option<Value>,
     command: &str,
 ) -> support::Outcome {
-    let home = work.join("home");
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::create_dir_all(cwd).unwrap();
     let mut settings = json!({"permissions": {"allow": ["Bash(*)"]}});
     if let Some(h) = hooks {
         settings["hooks"] = h;
     }
+    claude_session_with(agent, work, cwd, settings, command)
+}
+
+/// [`claude_session_in`] with these user settings.
+fn claude_session_with(
+    agent: &support::Agent,
+    work: &std::path::Path,
+    cwd: &std::path::Path,
+    settings: Value,
+    command: &str,
+) -> support::Outcome {
+    let home = work.join("home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(cwd).unwrap();
     std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
     let bin = agent.dir.join("node_modules/.bin");
     let spec = Spec {
@@ -365,28 +376,24 @@ fn the_session_events_payloads_are_those_of_the_real_claude_code() {
         "echo ran",
     );
     let tk_dir = work.join("toolkit");
-    let cases = events.iter().map(|e| (*e, ())).collect();
-    support::each_case("Claude Code", cases, |event, ()| {
-        let args: &[&str] = if event == "UserPromptSubmit" {
-            &["--prompt", "go"]
-        } else {
-            &[]
-        };
-        support::toolkit_event(
-            &work,
-            "claude",
-            ".claude",
-            support::probe_event_hooks(&[event], &tk_dir),
-            event,
-            args,
-        );
-        support::assert_same_probe(
-            &format!("Claude Code ({event})"),
-            &host_dir.join(event),
-            &tk_dir.join(event),
-            &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
-        );
-    });
+    support::assert_same_event_probes(
+        "Claude Code",
+        &events,
+        "UserPromptSubmit",
+        &host_dir,
+        &tk_dir,
+        &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+        |event, args| {
+            support::toolkit_event(
+                &work,
+                "claude",
+                ".claude",
+                support::probe_event_hooks(&[event], &tk_dir),
+                event,
+                args,
+            )
+        },
+    );
 }
 
 /// A PermissionRequest hook in Claude Code, where no rule allows the command: what its
@@ -410,50 +417,15 @@ fn a_permission_request_hook_decides_as_in_the_real_claude_code() {
         )}]}]})
     };
     // the user's settings allow nothing: only the hook can let the command run
-    let home = work.join("home");
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::write(
-        home.join(".claude/settings.json"),
-        json!({"hooks": hooks(&host_dir)}).to_string(),
-    )
-    .unwrap();
     let marker = work.join("ran.txt");
     let cmd = format!("touch {}", marker.display());
-    let bin = agent.dir.join("node_modules/.bin");
-    let spec = Spec {
-        wire: Wire::Anthropic,
-        tool: "Bash".into(),
-        calls: vec![json!({"command": cmd, "description": "probe"})],
-        final_text: "done".into(),
-        model: "claude-sonnet-4-5".into(),
-        argv: vec![
-            bin.join("claude").display().to_string(),
-            "-p".into(),
-            "go".into(),
-            "--output-format".into(),
-            "stream-json".into(),
-            "--verbose".into(),
-        ],
-        env: vec![
-            ("HOME".into(), home.display().to_string()),
-            ("TMPDIR".into(), support::session_tmp(&work)),
-            (
-                "PATH".into(),
-                format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
-            ),
-            (
-                "ANTHROPIC_BASE_URL".into(),
-                "http://127.0.0.1:{PORT}".into(),
-            ),
-            ("ANTHROPIC_API_KEY".into(), "sk-e2e-fake".into()),
-            ("TERM".into(), "dumb".into()),
-        ],
-        cwd: project,
-        timeout: support::timeout(),
-        files: Vec::new(),
-        stdin: None,
-    };
-    let o = support::run(&spec, &work);
+    let o = claude_session_with(
+        &agent,
+        &work,
+        &project,
+        json!({"hooks": hooks(&host_dir)}),
+        &cmd,
+    );
     let result = o
         .results
         .first()

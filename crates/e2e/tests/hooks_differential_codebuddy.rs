@@ -367,26 +367,22 @@ fn the_session_events_payloads_are_those_of_the_real_codebuddy_cli() {
         "echo ran",
     );
     let tk_dir = work.join("toolkit");
-    let cases = events.iter().map(|e| (*e, ())).collect();
-    support::each_case("the CodeBuddy CLI", cases, |event, ()| {
-        let args: &[&str] = if event == "UserPromptSubmit" {
-            &["--prompt", "go"]
-        } else {
-            &[]
-        };
-        support::toolkit_event(
-            &work,
-            "codebuddy-cli",
-            ".codebuddy",
-            support::probe_event_hooks(&[event], &tk_dir),
-            event,
-            args,
-        );
-        support::assert_same_probe(
-            &format!("the CodeBuddy CLI ({event})"),
-            &host_dir.join(event),
-            &tk_dir.join(event),
-            &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-        );
-    });
+    support::assert_same_event_probes(
+        "the CodeBuddy CLI",
+        &events,
+        "UserPromptSubmit",
+        &host_dir,
+        &tk_dir,
+        &["CODEBUDDY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        |event, args| {
+            support::toolkit_event(
+                &work,
+                "codebuddy-cli",
+                ".codebuddy",
+                support::probe_event_hooks(&[event], &tk_dir),
+                event,
+                args,
+            )
+        },
+    );
 }

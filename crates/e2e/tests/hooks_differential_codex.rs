@@ -775,32 +775,33 @@ fn the_session_events_payloads_are_those_of_the_real_codex_cli() {
     let tk_dir = p.work.join("toolkit");
     let tk = Paths::under(&p.work.join("tk"));
     codex_home(&tk, &support::probe_event_hooks(&events, &tk_dir), true);
-    let cases = events.iter().map(|e| (*e, ())).collect();
-    support::each_case("Codex", cases, |event, ()| {
-        let mut c = Command::new(support::tokenjuice());
-        c.args([
-            "hooks",
-            "run",
-            event,
-            "--host",
-            "codex",
-            "--format",
-            "json",
-            "--project",
-        ])
-        .arg(&tk.project)
-        .env("HOME", &tk.home)
-        .env("CODEX_HOME", tk.home.join(".codex"))
-        .current_dir(&tk.project);
-        if event == "UserPromptSubmit" {
-            c.args(["--prompt", "go"]);
-        }
-        let _ = c.output().unwrap();
-        support::assert_same_probe(
-            &format!("Codex ({event})"),
-            &host_dir.join(event),
-            &tk_dir.join(event),
-            &["CODEX_HOME"],
-        );
-    });
+    support::assert_same_event_probes(
+        "Codex",
+        &events,
+        "UserPromptSubmit",
+        &host_dir,
+        &tk_dir,
+        &["CODEX_HOME"],
+        |event, args| {
+            let out = Command::new(support::tokenjuice())
+                .args([
+                    "hooks",
+                    "run",
+                    event,
+                    "--host",
+                    "codex",
+                    "--format",
+                    "json",
+                    "--project",
+                ])
+                .arg(&tk.project)
+                .args(args)
+                .env("HOME", &tk.home)
+                .env("CODEX_HOME", tk.home.join(".codex"))
+                .current_dir(&tk.project)
+                .output()
+                .unwrap();
+            assert!(out.status.code().is_some(), "{event}: {out:?}");
+        },
+    );
 }

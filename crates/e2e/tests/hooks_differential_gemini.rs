@@ -335,31 +335,27 @@ fn the_session_events_payloads_are_those_of_the_real_gemini_cli() {
         &cmd,
     );
     let tk_dir = work.join("toolkit");
-    let cases = events.iter().map(|e| (*e, ())).collect();
-    support::each_case("Gemini CLI", cases, |event, ()| {
-        let args: &[&str] = if event == "BeforeAgent" {
-            &["--prompt", "go"]
-        } else {
-            &[]
-        };
-        support::toolkit_event(
-            &work,
-            "gemini",
-            ".gemini",
-            support::probe_event_hooks(&[event], &tk_dir),
-            event,
-            args,
-        );
-        support::assert_same_probe(
-            &format!("Gemini CLI ({event})"),
-            &host_dir.join(event),
-            &tk_dir.join(event),
-            &[
-                "GEMINI_PROJECT_DIR",
-                "GEMINI_SESSION_ID",
-                "GEMINI_CWD",
-                "CLAUDE_PROJECT_DIR",
-            ],
-        );
-    });
+    support::assert_same_event_probes(
+        "Gemini CLI",
+        &events,
+        "BeforeAgent",
+        &host_dir,
+        &tk_dir,
+        &[
+            "GEMINI_PROJECT_DIR",
+            "GEMINI_SESSION_ID",
+            "GEMINI_CWD",
+            "CLAUDE_PROJECT_DIR",
+        ],
+        |event, args| {
+            support::toolkit_event(
+                &work,
+                "gemini",
+                ".gemini",
+                support::probe_event_hooks(&[event], &tk_dir),
+                event,
+                args,
+            )
+        },
+    );
 }

@@ -677,3 +677,34 @@ pub fn toolkit_event(work: &Path, host: &str, dir: &str, hooks: Value, event: &s
         .unwrap();
     assert!(out.status.code().is_some(), "{event}: {out:?}");
 }
+
+/// For each of `events`, the toolkit's probe (run by `toolkit`, given the event and the
+/// arguments it needs: `--prompt go` for the prompt event `prompt_event`) agrees with the
+/// host's probe under `host_dir` (see [`assert_same_probe`]); fails naming every event
+/// that does not.
+#[allow(dead_code)]
+pub fn assert_same_event_probes(
+    host: &str,
+    events: &[&str],
+    prompt_event: &str,
+    host_dir: &Path,
+    toolkit_dir: &Path,
+    vars: &[&str],
+    toolkit: impl Fn(&str, &[&str]),
+) {
+    let cases = events.iter().map(|e| (*e, ())).collect();
+    each_case(host, cases, |event, ()| {
+        let args: &[&str] = if event == prompt_event {
+            &["--prompt", "go"]
+        } else {
+            &[]
+        };
+        toolkit(event, args);
+        assert_same_probe(
+            &format!("{host} ({event})"),
+            &host_dir.join(event),
+            &toolkit_dir.join(event),
+            vars,
+        );
+    });
+}
