@@ -451,17 +451,16 @@ fn a_permission_request_hook_decides_as_in_the_real_claude_code() {
         "the toolkit: decision {} blocked {}",
         v["decision"], v["blocked"]
     );
-    assert_eq!(
+    // the hook's allow let the command run in Claude, and the toolkit reads it as an allow
+    assert!(
         marker.exists(),
-        v["decision"] == "allow",
-        "the toolkit: {v}"
+        "Claude did not run the command: {result:?}"
     );
-    if host_dir.join("payload.json").exists() {
-        support::assert_same_probe(
-            "Claude Code (PermissionRequest)",
-            &host_dir,
-            &tk_dir,
-            &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
-        );
-    }
+    assert_eq!(v["decision"], "allow", "the toolkit: {v}");
+    support::assert_same_probe(
+        "Claude Code (PermissionRequest)",
+        &host_dir,
+        &tk_dir,
+        &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+    );
 }

@@ -389,7 +389,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         tools: &["run_shell_command"],
         answer: Answer::GeminiTail,
         dialect: Dialect::Gemini,
-        note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it. Gemini runs hooks only in a folder it trusts: in one the user left untrusted, nothing is compacted"),
+        note: Some("an AfterTool hook hands the model the compacted result through Gemini's documented tailToolCallRequest (a read_file of the compacted text, under the shell call's own name and id); the command and its arguments are untouched, so policy rules decide on the command as written. The interactive transcript shows a ReadFile line where the shell entry was; the hook leaves the result alone when read_file is excluded, not in tools.core, needs confirmation, is named in a policy file, or another BeforeTool hook may see it. by Gemini 0.61's code, it runs hooks only in a folder it trusts: in one the user left untrusted, nothing is compacted"),
         proven: Some(("gemini", &["0.61"])),
         // Gemini 0.61: over 40,000 characters it keeps the first 8,000 and last 32,000
         // (`Output too large. Showing first 8,000 and last 32,000 characters.`; its AfterTool

@@ -152,6 +152,29 @@ pub(super) static DIALECT: Dialect = Dialect {
     sources: "developers.openai.com/codex/hooks; openai/codex codex-rs/hooks",
 };
 
+/// The markers of a project root: `project_root_markers` of the user's config.toml
+/// (parsed), `.git` when it sets none (openai/codex `codex-rs/core/src/config_loader`).
+pub fn root_markers(config: Option<&serde_json::Value>) -> Vec<String> {
+    config
+        .and_then(|c| c.get("project_root_markers"))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(serde_json::Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_else(|| vec![".git".to_string()])
+}
+
+/// The project root of `dir`: the nearest folder up holding one of `markers`, else `dir`
+/// itself (and `dir` when there are no markers), as Codex's `find_project_root`.
+pub fn project_root<'a>(dir: &'a Path, markers: &[String]) -> &'a Path {
+    dir.ancestors()
+        .find(|d| markers.iter().any(|m| d.join(m).exists()))
+        .unwrap_or(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@
 mod claude;
 mod codebuddy;
 mod codebuddy_cli;
-mod codex;
+pub(crate) mod codex;
 mod cursor;
 mod gemini;
 
@@ -410,28 +410,6 @@ impl HostEnv {
     }
 }
 
-/// `project_root_markers` of the user's TOML settings among `files` (Codex's config.toml):
-/// `.git` when it sets none.
-fn project_root_markers(files: &[ConfigFile]) -> Vec<String> {
-    files
-        .iter()
-        .filter(|f| f.scope == Scope::User && f.shape == FileShape::MatcherGroupsToml)
-        .find_map(|f| {
-            let bytes =
-                tokenjuice_untrusted::read(&f.path, tokenjuice_untrusted::MAX_SETTINGS_FILE)
-                    .ok()?;
-            let v: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
-            let markers = v.get("project_root_markers")?.as_array()?;
-            Some(
-                markers
-                    .iter()
-                    .filter_map(|m| m.as_str().map(str::to_string))
-                    .collect(),
-            )
-        })
-        .unwrap_or_else(|| vec![".git".to_string()])
-}
-
 impl Dialect {
     /// The settings files this host reads for `project`, in configuration order.
     /// User files are skipped when no home directory is known.
@@ -465,15 +443,17 @@ impl Dialect {
             .filter_map(|loc| Some(file(user_dir(loc)?, loc)))
             .collect();
         let user_dirs: Vec<PathBuf> = self.locations.iter().filter_map(user_dir).collect();
-        let markers = project_root_markers(&files);
-        let root = if markers.is_empty() {
-            project
-        } else {
-            project
-                .ancestors()
-                .find(|d| markers.iter().any(|m| d.join(m).exists()))
-                .unwrap_or(project)
-        };
+        // the markers come from the user's TOML settings (Codex's config.toml)
+        let config = files
+            .iter()
+            .filter(|f| f.scope == Scope::User && f.shape == FileShape::MatcherGroupsToml)
+            .find_map(|f| {
+                let bytes =
+                    tokenjuice_untrusted::read(&f.path, tokenjuice_untrusted::MAX_SETTINGS_FILE)
+                        .ok()?;
+                toml::from_str::<serde_json::Value>(std::str::from_utf8(&bytes).ok()?).ok()
+            });
+        let root = codex::project_root(project, &codex::root_markers(config.as_ref()));
         let mut dirs: Vec<&Path> = project.ancestors().take_while(|d| *d != root).collect();
         dirs.push(root);
         dirs.reverse();

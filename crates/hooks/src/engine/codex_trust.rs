@@ -189,20 +189,8 @@ pub fn project_trust(config: Option<&Value>, layer_dir: &Path) -> ProjectTrust {
     let projects = config
         .and_then(|c| c.get("projects"))
         .and_then(Value::as_object);
-    let markers: Vec<String> = config
-        .and_then(|c| c.get("project_root_markers"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_else(|| vec![".git".to_string()]);
-    let project_root = layer_dir
-        .ancestors()
-        .find(|d| markers.iter().any(|m| d.join(m).exists()))
-        .unwrap_or(layer_dir);
+    use crate::dialects::codex::{project_root, root_markers};
+    let project_root = project_root(layer_dir, &root_markers(config));
     let mut candidates = vec![layer_dir.to_path_buf(), project_root.to_path_buf()];
     if let Some(repo) = repo_root_for_trust(layer_dir) {
         candidates.push(repo);

@@ -407,7 +407,7 @@ fn gemini_folder_trust(d: &mut Diagnosis, env: &Env) {
             env.cwd.display()
         )),
         FolderTrust::Untrusted(why) => d.notes.push(format!(
-            "Gemini does not trust this folder ({}; {why}): it runs no hooks in it, tokenjuice's included, so nothing is compacted here until the folder is trusted (Gemini asks when it starts in a folder it has no rule for)",
+            "Gemini does not trust this folder ({}; {why}): by Gemini 0.61's code it runs no hooks in a folder it does not trust, tokenjuice's included, so nothing would be compacted here (headless, it refuses to start in such a folder)",
             env.cwd.display()
         )),
     }
