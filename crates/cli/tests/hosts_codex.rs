@@ -442,3 +442,100 @@ fn an_interactive_zsh_reads_the_users_own_files_and_is_left_alone() {
         "hello-from-zshrc\nyes unset\n3000\n"
     );
 }
+
+/// `<shell> -lc <script>` (how Codex takes its shell snapshot: a login shell printing its
+/// functions, options, aliases and variables), with `vars` set: stdout and the exit code.
+fn login_shell_with(
+    w: &World,
+    shell: &str,
+    vars: &[(&str, &std::path::Path)],
+    script: &str,
+) -> (String, i32) {
+    let mut c = Command::new(shell);
+    c.arg("-lc")
+        .arg(script)
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("SHLVL", "1")
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"));
+    for (k, v) in vars {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Should Codex ever take its shell snapshot with our variables set (0.171 does not: its
+/// snapshot shell gets no `shell_environment_policy.set`, seen in the real Codex), the
+/// snapshot is still what the login shell alone makes: not run again in a second, non-login
+/// shell (which would lose what the login files defined) and not compacted.
+#[test]
+fn codex_taking_its_shell_snapshot_is_left_alone() {
+    let (w, script) = installed();
+    std::fs::write(
+        w.home.join(".bash_profile"),
+        "from_profile() { echo hi; }\nalias from_profile_alias='echo hi'\n",
+    )
+    .unwrap();
+    std::fs::write(w.home.join(".zprofile"), "from_zprofile() { echo hi; }\n").unwrap();
+    // the shape of Codex's snapshot scripts (its `__codex_snapshot_command` helper included),
+    // with a long listing that tokenjuice would compact
+    let bash_snapshot = "if [ -z \"${BASH_ENV-}\" ] && [ -r \"$HOME/.bashrc\" ]; then . \"$HOME/.bashrc\"; fi\n\
+__codex_snapshot_command() { \"$@\"; }\n\
+echo '# Snapshot file'\nshopt -p login_shell\ndeclare -f\nalias -p\necho \"bash_env=${BASH_ENV-unset}\"\nseq 1 3000\n";
+    let alone = login_shell_with(&w, "bash", &[], bash_snapshot);
+    assert!(
+        alone.0.contains("from_profile ()") && alone.0.contains("\n3000\n"),
+        "{alone:?}"
+    );
+    assert_same_snapshot(
+        &login_shell_with(&w, "bash", &[("BASH_ENV", &script)], bash_snapshot),
+        &alone,
+    );
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    let zsh_snapshot = "__codex_snapshot_command() { \"$@\"; }\n\
+print '# Snapshot file'\n[[ -o login ]] && print login\nfunctions from_zprofile\n\
+print \"zdotdir=${ZDOTDIR-unset} bash_env=${BASH_ENV-unset}\"\nseq 1 3000\n";
+    let alone = login_shell_with(&w, "zsh", &[], zsh_snapshot);
+    assert!(
+        alone.0.contains("from_zprofile ()") && alone.0.contains("\n3000\n"),
+        "{alone:?}"
+    );
+    assert_same_snapshot(
+        &login_shell_with(
+            &w,
+            "zsh",
+            &[("ZDOTDIR", &zdotdir), ("BASH_ENV", &script)],
+            zsh_snapshot,
+        ),
+        &alone,
+    );
+}
+
+/// The same output and exit code; else the first line that differs.
+fn assert_same_snapshot(with: &(String, i32), alone: &(String, i32)) {
+    if with == alone {
+        return;
+    }
+    let first = with
+        .0
+        .lines()
+        .zip(alone.0.lines())
+        .position(|(a, b)| a != b);
+    let line =
+        |t: &str, i: Option<usize>| i.and_then(|i| t.lines().nth(i)).unwrap_or("").to_string();
+    panic!(
+        "the snapshot differs (exit {} vs {}; {} vs {} lines); first differing line: {:?} vs {:?}",
+        with.1,
+        alone.1,
+        with.0.lines().count(),
+        alone.0.lines().count(),
+        line(&with.0, first),
+        line(&alone.0, first),
+    );
+}

@@ -36,6 +36,13 @@ use crate::files;
 pub const SCRIPT_MARK: &str = "# tokenjuice-managed: Codex BASH_ENV script";
 /// First line of the zsh script (`<ZDOTDIR>/.zshenv`); marks it as ours.
 pub const ZSH_MARK: &str = "# tokenjuice-managed: Codex ZDOTDIR script";
+/// In the script Codex runs as `<shell> -lc` to take its shell snapshot (its
+/// `shell_snapshot.rs`; the same in 0.169 and 0.171): where the execution string holds it,
+/// the scripts give the variables back and step aside, so the snapshot is what the login
+/// shell alone makes (not run again in a non-login shell, not compacted). Codex 0.171 gives
+/// that shell none of `shell_environment_policy.set` (seen in the real Codex), so this only
+/// guards a Codex that would.
+const SNAPSHOT_MARK: &str = "__codex_snapshot_command";
 /// In the scripts when the user's `ZDOTDIR` came from config.toml (uninstall puts it back
 /// there); without it, it came from the environment `install` ran in.
 const ZDOTDIR_FROM_CONFIG: &str = "# ZDOTDIR was set in config.toml";
@@ -123,6 +130,9 @@ pub fn script(launcher: &str, previous: &Previous) -> String {
 # command's status.
 {origin}{chain}case \"${{BASH_EXECUTION_STRING-}}\" in
   ''|__CODEX_SNAPSHOT_*) ;;
+  *{SNAPSHOT_MARK}*)
+    # Codex taking its shell snapshot, not a command: it runs here, as without tokenjuice
+{give_back}    ;;
   *)
 {give_back}    if [ ! -t 1 ] && [ -x {launcher} ]; then
       __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
@@ -148,11 +158,12 @@ pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
 # the user's ZDOTDIR and BASH_ENV are given back and the command runs unchanged in the same
 # zsh program (which reads the user's own start-up files); its output goes through
 # tokenjuice, then an exit marker; zsh exits with the command's status. Anywhere else (Codex's
-# snapshot wrapper, a terminal, an interactive zsh) this reads the user's .zshenv in place.
+# snapshot wrapper or snapshot, a terminal, an interactive zsh) this reads the user's .zshenv
+# in place.
 {origin}__tj_ours=$ZDOTDIR
 __tj_run=
 case ${{ZSH_EXECUTION_STRING-}} in
-  ''|__CODEX_SNAPSHOT_*) ;;
+  ''|__CODEX_SNAPSHOT_*|*{SNAPSHOT_MARK}*) ;;
   *) [[ ! -t 1 && -x {launcher} ]] && __tj_run=1 ;;
 esac
 {give_back}# what Codex's snapshot wrapper found in the user's .zshenv (below) comes first
