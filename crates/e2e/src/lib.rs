@@ -10,8 +10,11 @@
 //!   a timeout, kill its whole process group, collect the requests.
 //! - the `tj-e2e` binary runs one session from a JSON spec; the tests start it inside a network
 //!   namespace that has only loopback (`unshare -n`), so nothing can leave the machine.
+//! - [`span`]: started under a shell's name, the same binary times the shell an agent starts
+//!   for a command (how much tokenjuice's route adds inside the agent, without its noise).
 
 pub mod http;
 pub mod report;
 pub mod session;
+pub mod span;
 pub mod wire;

@@ -18,6 +18,13 @@ fn setup(p: &Paths) {
         "model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{PORT}/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_KEY\"\n",
     )
     .unwrap();
+    // a login shell's own start-up file, whose exported variable Codex's shell snapshot
+    // (taken with `bash -lc`) carries into every command
+    std::fs::write(
+        p.home.join(".bash_profile"),
+        "export FROM_PROFILE=from-profile\nfrom_profile() { echo hi; }\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.join("rules/default.rules"),
         "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\", justification=\"no rm\")\nprefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\")\nprefix_rule(pattern=[\"touch\"], decision=\"prompt\")\n",
@@ -257,6 +264,16 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"tty": true}),
         judge: Judge::Same,
     });
+    // Codex takes its shell snapshot with `bash -lc`: what the login shell exported (here
+    // from ~/.bash_profile) reaches every command. Its functions do not: Codex `exec`s a new
+    // bash for the command after sourcing the snapshot (0.171), with or without tokenjuice.
+    scs.push(Scenario {
+        name: "the login shell's snapshot",
+        command: "echo \"${FROM_PROFILE-unset} $(type -t from_profile || echo no-function)\""
+            .into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    });
     // the variables tokenjuice sets are given back, and the shell is as deep as before
     scs.push(Scenario {
         name: "the shell's own variables",
@@ -313,7 +330,10 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         report: true,
         version: |a| support::npm_bin_version(a, "codex"),
     };
-    drive::compare(&case, &agent);
+    let (without, _) = drive::compare(&case, &agent);
+    // the snapshot did carry the login file's variable (the same in both sessions)
+    let snapshot = read_for(&case, &without, "the login shell's snapshot");
+    assert!(snapshot.contains("from-profile no-function"), "{snapshot}");
 }
 
 #[test]
@@ -523,4 +543,91 @@ fn codex_a_terminal_session_answered_through_write_stdin_reads_the_same() {
         )
     };
     drive::compare(&case, &agent);
+}
+
+/// The timer of `tokenjuice_e2e::span` standing in for the user's login shell `name`: a link
+/// named so in the session's `span` folder; its log is `span/span.log`.
+fn span_shell(p: &Paths, name: &str) -> std::path::PathBuf {
+    let dir = p.work.join("span");
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join(name);
+    if !link.exists() {
+        std::os::unix::fs::symlink(support::tj_e2e(), &link).unwrap();
+    }
+    link
+}
+
+fn spec_span_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let shell = span_shell(p, "zsh");
+    spec_as(agent, p, calls, &shell.display().to_string())
+}
+
+fn spec_span_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let shell = span_shell(p, "bash");
+    spec_as(agent, p, calls, &shell.display().to_string())
+}
+
+/// What tokenjuice's route adds inside the shell process Codex starts for a command, with
+/// Codex's own time (which moves by ±20 ms) left out: the user's login shell is a timer
+/// (`tokenjuice_e2e::span`) that runs the real shell and logs how long it ran. Prints the
+/// medians for `scripts/bench hosts`; checks that the timer saw every probe in both
+/// sessions and that compaction still reached the model through it.
+fn added_in_the_shell(shell: &str, spec: fn(&Agent, &Paths, Vec<Value>) -> Spec) {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    if login_shell_user_or_skip(shell, &format!("{shell} user, timed")).is_none() {
+        return;
+    }
+    let mut scs = vec![scenarios::compaction().remove(0)];
+    scs.extend(scenarios::latency());
+    let setup = if shell == "zsh" { setup_zsh } else { setup };
+    let case = case(
+        "the login shell timed: what the route adds inside the shell Codex starts",
+        scs,
+        setup,
+        spec,
+    );
+    let (without, with) = drive::compare(&case, &agent);
+    let probes: Vec<String> = case
+        .scenarios
+        .iter()
+        .filter(|s| s.name == "latency probe")
+        .map(|s| s.command.clone())
+        .collect();
+    // per probe: the outermost shell (Codex's snapshot wrapper, which `exec`s the command's
+    // shell: the timer again) and the innermost (the command's own shell)
+    let medians = |run: &drive::Run| -> (u64, u64) {
+        let log = std::fs::read_to_string(run.work.join("span/span.log"))
+            .expect("the timer stood in for the login shell");
+        let mut outer = Vec::new();
+        let mut inner = Vec::new();
+        for c in &probes {
+            let (o, i) = tokenjuice_e2e::span::spans_of(&log, c)
+                .unwrap_or_else(|| panic!("no span for `{c}`:\n{log}"));
+            outer.push(o);
+            inner.push(i);
+        }
+        let median = |mut v: Vec<u64>| {
+            v.sort_unstable();
+            v[v.len() / 2]
+        };
+        (median(outer), median(inner))
+    };
+    let ((a, ai), (b, bi)) = (medians(&without), medians(&with));
+    eprintln!(
+        "codex ({shell} user) time per trivial command in the shell Codex starts (median of {}): {a} µs without, {b} µs with tokenjuice: {:+} µs (the command's own shell: {ai} → {bi} µs)",
+        probes.len(),
+        b as i64 - a as i64
+    );
+}
+
+#[test]
+fn codex_zsh_user_added_time_in_the_shell() {
+    added_in_the_shell("zsh", spec_span_zsh);
+}
+
+#[test]
+fn codex_bash_user_added_time_in_the_shell() {
+    added_in_the_shell("bash", spec_span_bash);
 }

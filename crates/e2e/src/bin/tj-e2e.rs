@@ -4,11 +4,19 @@
 //!
 //! `tj-e2e report REPORT_DIR DOC.md`: rewrite the table between the `e2e-table` markers of
 //! DOC.md from the last run's per-host reports (`target/e2e-report/<host>.json`).
+//!
+//! Started through a link named `zsh`, `bash` or `sh`: runs that real shell and logs how long
+//! it took (see the library's `span` module).
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    let argv0 = std::env::args().next().unwrap_or_default();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // started as a shell (a link named `zsh`, `bash` or `sh`): time that shell
+    if let Some(shell) = tokenjuice_e2e::span::shell_name(&argv0) {
+        return tokenjuice_e2e::span::run(&argv0, shell, &args);
+    }
     if let (Some("report"), Some(dir), Some(doc)) =
         (args.first().map(String::as_str), args.get(1), args.get(2))
     {
