@@ -539,3 +539,29 @@ fn assert_same_snapshot(with: &(String, i32), alone: &(String, i32)) {
         line(&alone.0, first),
     );
 }
+
+/// A script an older tokenjuice wrote still works but lacks later fixes: doctor warns and
+/// names the fix; installing again rewrites it and doctor is content.
+#[test]
+fn doctor_warns_of_a_script_an_older_tokenjuice_wrote() {
+    let (w, script) = installed();
+    let text = w.read(&script);
+    // as an older tokenjuice wrote it: its snapshot guard matches nothing
+    let older = text.replace("*__codex_snapshot_command*)", "__older__)");
+    assert_ne!(older, text);
+    std::fs::write(&script, &older).unwrap();
+    let report = stdout(&w.run(&["doctor", "codex"]));
+    assert!(
+        report.contains("was written by an older tokenjuice")
+            && report.contains("run `tokenjuice install codex`")
+            && !report.contains("health: ok"),
+        "{report}"
+    );
+    assert!(w.run(&["install", "codex", "--local"]).status.success());
+    assert_eq!(w.read(&script), text, "install writes the current script");
+    let report = stdout(&w.run(&["doctor", "codex"]));
+    assert!(
+        !report.contains("older tokenjuice") && report.contains("health: ok"),
+        "{report}"
+    );
+}

@@ -477,6 +477,10 @@ pub struct State {
     pub configured_zdotdir: Option<String>,
     pub script_ours: bool,
     pub zsh_script_ours: bool,
+    /// The bash script is what this tokenjuice writes for its launcher and what the user
+    /// had (an older tokenjuice's lacks later fixes).
+    pub script_current: bool,
+    pub zsh_script_current: bool,
     /// `include_only` lets `ZDOTDIR` through.
     pub zdotdir_through: bool,
     pub launcher: Option<String>,
@@ -505,11 +509,19 @@ pub fn state(env: &Env) -> Result<(Paths, State)> {
             _ => None,
         }
     });
+    let zsh_text = our_script(&p.zsh_script, ZSH_MARK);
+    // regenerated from its own launcher and what the user had, read back from it
+    let current = |t: &Option<String>, write: fn(&str, &Previous) -> String| match (t, &launcher) {
+        (Some(t), Some(l)) => *t == write(l, &Previous::read_back(t)),
+        _ => false,
+    };
     let s = State {
         configured: bash_env(&doc),
         configured_zdotdir: policy_var(&doc, "ZDOTDIR"),
         script_ours: text.is_some(),
-        zsh_script_ours: our_script(&p.zsh_script, ZSH_MARK).is_some(),
+        zsh_script_ours: zsh_text.is_some(),
+        script_current: current(&text, script),
+        zsh_script_current: current(&zsh_text, zsh_script),
         zdotdir_through: include_only_lets_through(&doc, "ZDOTDIR"),
         launcher,
     };
@@ -519,6 +531,36 @@ pub fn state(env: &Env) -> Result<(Paths, State)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_an_older_tokenjuice_wrote_is_not_current() {
+        let t = tempfile::tempdir().unwrap();
+        let env = Env {
+            home: Some(t.path().to_path_buf()),
+            cwd: t.path().to_path_buf(),
+            ..Env::default()
+        };
+        let p = paths(&env).unwrap();
+        std::fs::create_dir_all(&p.zdotdir).unwrap();
+        std::fs::write(&p.config, "").unwrap();
+        let prev = Previous {
+            bash_env: Some("/home/u/.bash_env".into()),
+            ..Previous::default()
+        };
+        std::fs::write(&p.script, script("/opt/t j/tokenjuice", &prev)).unwrap();
+        std::fs::write(&p.zsh_script, zsh_script("/opt/t j/tokenjuice", &prev)).unwrap();
+        let (_, s) = state(&env).unwrap();
+        assert!(s.script_current && s.zsh_script_current);
+        // this session's scripts without the snapshot guard, as an older install wrote them
+        let older = |t: String| t.replace(&format!("*{SNAPSHOT_MARK}*"), "__never__");
+        let text = std::fs::read_to_string(&p.script).unwrap();
+        std::fs::write(&p.script, older(text)).unwrap();
+        let text = std::fs::read_to_string(&p.zsh_script).unwrap();
+        std::fs::write(&p.zsh_script, older(text)).unwrap();
+        let (_, s) = state(&env).unwrap();
+        assert!(s.script_ours && !s.script_current);
+        assert!(s.zsh_script_ours && !s.zsh_script_current);
+    }
 
     #[test]
     fn what_the_user_had_is_read_back_from_either_script() {

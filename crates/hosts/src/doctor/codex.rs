@@ -75,6 +75,16 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             return d;
         }
     }
+    if !state.script_current {
+        d.problem(
+            Health::Warn,
+            format!(
+                "{} was written by an older tokenjuice and lacks later fixes of the route",
+                paths.script.display()
+            ),
+            install_fix(spec.id),
+        );
+    }
     match codex_shell(env) {
         CodexShell::Bash(why) => {
             d.fact(format!("Codex runs your commands with bash ({why})"));
@@ -89,6 +99,9 @@ pub(super) fn diagnose(spec: &'static HookSpec, env: &Env) -> Diagnosis {
             } else if !state.zdotdir_through {
                 d.problem(Health::Disabled, "Codex runs your commands with zsh and shell_environment_policy.include_only does not let ZDOTDIR through, so Codex drops it and nothing is compacted".to_string(), "add \"ZDOTDIR\" to include_only, then run `tokenjuice install codex` again");
             } else {
+                if !state.zsh_script_current {
+                    d.problem(Health::Warn, format!("{} was written by an older tokenjuice and lacks later fixes of the route", paths.zsh_script.display()), install_fix(spec.id));
+                }
                 d.fact(format!(
                     "Codex runs your commands with zsh: shell_environment_policy.set.ZDOTDIR = {ours}"
                 ));

@@ -50,6 +50,16 @@ pub(super) fn check(d: &mut Diagnosis, spec: &'static HookSpec, command: &str, e
         "{} is ours; its launcher {launcher} is executable",
         script.display()
     ));
+    if text != droid_env::script(&launcher) {
+        d.problem(
+            Health::Warn,
+            format!(
+                "{} was written by an older tokenjuice and lacks later fixes of the route",
+                script.display()
+            ),
+            install_fix(spec.id),
+        );
+    }
     bash_version(d);
     let Some(dir) = probe_dir_or_warn(d) else {
         return;
