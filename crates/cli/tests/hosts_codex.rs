@@ -48,8 +48,19 @@ fn shell_with(
     vars: &[(&str, &std::path::Path)],
     cmd: &str,
 ) -> (String, i32) {
+    shell_flag_with(w, shell, "-c", vars, cmd)
+}
+
+/// `<shell> <flag> <cmd>` with `vars` set, as [`shell_with`] describes.
+fn shell_flag_with(
+    w: &World,
+    shell: &str,
+    flag: &str,
+    vars: &[(&str, &std::path::Path)],
+    cmd: &str,
+) -> (String, i32) {
     let mut c = Command::new(shell);
-    c.arg("-c")
+    c.arg(flag)
         .arg(cmd)
         .env_clear()
         .env("PATH", system_path())
@@ -451,23 +462,7 @@ fn login_shell_with(
     vars: &[(&str, &std::path::Path)],
     script: &str,
 ) -> (String, i32) {
-    let mut c = Command::new(shell);
-    c.arg("-lc")
-        .arg(script)
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"));
-    for (k, v) in vars {
-        c.env(k, v);
-    }
-    let out = c.output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    shell_flag_with(w, shell, "-lc", vars, script)
 }
 
 /// Should Codex ever take its shell snapshot with our variables set (0.171 does not: its
@@ -545,23 +540,8 @@ fn assert_same_snapshot(with: &(String, i32), alone: &(String, i32)) {
 #[test]
 fn doctor_warns_of_a_script_an_older_tokenjuice_wrote() {
     let (w, script) = installed();
-    let text = w.read(&script);
     // as an older tokenjuice wrote it: its snapshot guard matches nothing
-    let older = text.replace("*__codex_snapshot_command*)", "__older__)");
-    assert_ne!(older, text);
-    std::fs::write(&script, &older).unwrap();
-    let report = stdout(&w.run(&["doctor", "codex"]));
-    assert!(
-        report.contains("was written by an older tokenjuice")
-            && report.contains("run `tokenjuice install codex`")
-            && !report.contains("health: ok"),
-        "{report}"
-    );
-    assert!(w.run(&["install", "codex", "--local"]).status.success());
-    assert_eq!(w.read(&script), text, "install writes the current script");
-    let report = stdout(&w.run(&["doctor", "codex"]));
-    assert!(
-        !report.contains("older tokenjuice") && report.contains("health: ok"),
-        "{report}"
-    );
+    doctor_warns_of_an_older_script(&w, "codex", &script, |t| {
+        t.replace("*__codex_snapshot_command*)", "__older__)")
+    });
 }

@@ -401,23 +401,8 @@ fn with_tokenjuice_gone_a_command_keeps_its_output_exit_code_and_environment() {
 #[test]
 fn doctor_warns_of_a_script_an_older_tokenjuice_wrote() {
     let (w, script) = installed();
-    let text = w.read(&script);
     // as an older tokenjuice wrote it (one comment line less)
-    let older = text.replacen("# the shell waits for tokenjuice to finish.", "#", 1);
-    assert_ne!(older, text);
-    std::fs::write(&script, &older).unwrap();
-    let report = stdout(&w.run(&["doctor", "droid"]));
-    assert!(
-        report.contains("was written by an older tokenjuice")
-            && report.contains("run `tokenjuice install droid`")
-            && !report.contains("health: ok"),
-        "{report}"
-    );
-    assert!(w.run(&["install", "droid", "--local"]).status.success());
-    assert_eq!(w.read(&script), text, "install writes the current script");
-    let report = stdout(&w.run(&["doctor", "droid"]));
-    assert!(
-        !report.contains("older tokenjuice") && report.contains("health: ok"),
-        "{report}"
-    );
+    doctor_warns_of_an_older_script(&w, "droid", &script, |t| {
+        t.replacen("# the shell waits for tokenjuice to finish.", "#", 1)
+    });
 }

@@ -179,3 +179,32 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// With `host` installed (`--local`) and its route script at `script`: the script as an older
+/// tokenjuice wrote it (`older` of the current text) makes doctor warn and name the fix;
+/// installing again writes the current script back and doctor is ok.
+pub fn doctor_warns_of_an_older_script(
+    w: &World,
+    host: &str,
+    script: &Path,
+    older: impl Fn(&str) -> String,
+) {
+    let text = w.read(script);
+    let old = older(&text);
+    assert_ne!(old, text, "the older script must differ");
+    std::fs::write(script, &old).unwrap();
+    let report = stdout(&w.run(&["doctor", host]));
+    assert!(
+        report.contains("was written by an older tokenjuice")
+            && report.contains(&format!("run `tokenjuice install {host}`"))
+            && !report.contains("health: ok"),
+        "{report}"
+    );
+    assert!(w.run(&["install", host, "--local"]).status.success());
+    assert_eq!(w.read(script), text, "install writes the current script");
+    let report = stdout(&w.run(&["doctor", host]));
+    assert!(
+        !report.contains("older tokenjuice") && report.contains("health: ok"),
+        "{report}"
+    );
+}
