@@ -357,8 +357,8 @@ fn a_hook_gets_the_payload_and_variables_the_real_claude_code_gives() {
 }
 
 /// What a hook of the events around the turn gets from Claude Code (SessionStart,
-/// UserPromptSubmit, Stop): the payload's fields and the variables Claude sets. The toolkit
-/// must give a hook the same.
+/// UserPromptSubmit, Stop, SessionEnd): the payload's fields and the variables Claude sets.
+/// The toolkit must give a hook the same.
 #[test]
 fn the_session_events_payloads_are_those_of_the_real_claude_code() {
     let Some(agent) = support::agent_or_skip("claude-code") else {
@@ -367,7 +367,7 @@ fn the_session_events_payloads_are_those_of_the_real_claude_code() {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("events");
     std::fs::create_dir_all(&work).unwrap();
-    let events = ["SessionStart", "UserPromptSubmit", "Stop"];
+    let events = ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"];
     let host_dir = work.join("host");
     let _ = claude_session(
         &agent,

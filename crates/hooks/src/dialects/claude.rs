@@ -13,6 +13,7 @@ const PROMPT: On = On::Events(&[E::UserPromptSubmit]);
 const RAN: On = On::Events(&[E::PreToolUse, E::PostToolUse]);
 const ASK: On = On::Events(&[E::PermissionRequest]);
 const STOP: On = On::Events(&[E::Stop]);
+const END: On = On::Events(&[E::SessionEnd]);
 
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Claude,
@@ -87,7 +88,7 @@ pub(super) static DIALECT: Dialect = Dialect {
     matcher: MatcherSyntax::CLAUDE_FAMILY,
     project_dir_env: &["CLAUDE_PROJECT_DIR"],
     // what Claude Code 2.1.332 gave a hook of each event it fired in a headless session
-    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop:
+    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop, SessionEnd:
     // crates/e2e/tests/hooks_differential.rs);
     // it also sets variables of its own process (CLAUDE_CODE_ENTRYPOINT, CLAUDE_PID, its
     // messaging socket, …), not emulated
@@ -169,6 +170,7 @@ pub(super) static DIALECT: Dialect = Dialect {
             "background_tasks",
             FieldValue::Json("[]"),
         ),
+        field(END, "prompt_id", "cwd", FieldValue::Uuid),
     ],
     fail_closed_key: None,
     dedupes_identical_commands: true,
