@@ -315,7 +315,7 @@ fn a_hook_gets_the_payload_and_variables_the_real_gemini_cli_gives() {
 }
 
 /// What a hook of the events around the turn gets from Gemini CLI (SessionStart,
-/// BeforeAgent, AfterAgent, SessionEnd). The toolkit must give a hook the same.
+/// BeforeAgent, AfterAgent, PreCompress, SessionEnd). The toolkit must give a hook the same.
 #[test]
 fn the_session_events_payloads_are_those_of_the_real_gemini_cli() {
     let Some(agent) = support::agent_or_skip("gemini-cli") else {
@@ -324,7 +324,13 @@ fn the_session_events_payloads_are_those_of_the_real_gemini_cli() {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("events");
     std::fs::create_dir_all(&work).unwrap();
-    let events = ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"];
+    let events = [
+        "SessionStart",
+        "BeforeAgent",
+        "AfterAgent",
+        "PreCompress",
+        "SessionEnd",
+    ];
     let host_dir = work.join("host");
     let marker = work.join("ran.txt");
     let cmd = format!("touch {}", marker.display());

@@ -13,6 +13,7 @@ use super::*;
 use crate::events::EventKind as E;
 
 const AFTER_AGENT: On = On::Events(&[E::Stop]);
+const PRE_COMPRESS: On = On::Events(&[E::PreCompact]);
 
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Gemini,
@@ -87,6 +88,14 @@ pub(super) static DIALECT: Dialect = Dialect {
             "prompt_response",
             "prompt",
             FieldValue::Text(""),
+        ),
+        // PreCompress has its `trigger` only (Gemini CLI 0.61, which fired it with
+        // `"auto"` in a headless session): no `custom_instructions` as Claude Code's has
+        field(
+            PRE_COMPRESS,
+            "custom_instructions",
+            "custom_instructions",
+            FieldValue::Absent,
         ),
     ],
     fail_closed_key: None,
