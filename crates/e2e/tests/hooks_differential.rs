@@ -41,6 +41,20 @@ fn claude_session_with(
     settings: Value,
     command: &str,
 ) -> support::Outcome {
+    let calls = vec![json!({"command": command, "description": "probe"})];
+    claude_prompt_session(agent, work, cwd, settings, "go", calls)
+}
+
+/// `claude -p <prompt>` under `work` (its home `work/home`, these user settings), started in
+/// `cwd`, whose model makes these Bash calls, then answers.
+fn claude_prompt_session(
+    agent: &support::Agent,
+    work: &std::path::Path,
+    cwd: &std::path::Path,
+    settings: Value,
+    prompt: &str,
+    calls: Vec<Value>,
+) -> support::Outcome {
     let home = work.join("home");
     std::fs::create_dir_all(home.join(".claude")).unwrap();
     std::fs::create_dir_all(cwd).unwrap();
@@ -49,13 +63,13 @@ fn claude_session_with(
     let spec = Spec {
         wire: Wire::Anthropic,
         tool: "Bash".into(),
-        calls: vec![json!({"command": command, "description": "probe"})],
+        calls,
         final_text: "done".into(),
         model: "claude-sonnet-4-5".into(),
         argv: vec![
             bin.join("claude").display().to_string(),
             "-p".into(),
-            "go".into(),
+            prompt.into(),
             "--output-format".into(),
             "stream-json".into(),
             "--verbose".into(),
@@ -463,4 +477,58 @@ fn a_permission_request_hook_decides_as_in_the_real_claude_code() {
         &tk_dir,
         &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
     );
+}
+
+/// PreCompact, which `claude -p /compact` fires: what its hook gets from Claude Code, and
+/// from the toolkit.
+#[test]
+fn the_pre_compact_payload_is_that_of_the_real_claude_code() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("compact");
+    let host_dir = work.join("host");
+    let mut hooks = support::probe_event_hooks(&["PreCompact"], &host_dir);
+    // something to compact: Claude answers `No messages to compact` to an empty session, and
+    // a SessionStart hook's output is a message of the session
+    hooks["SessionStart"] =
+        json!([{"hooks": [{"type": "command", "command": "echo the project uses cargo"}]}]);
+    let _ = claude_prompt_session(
+        &agent,
+        &work,
+        &work.join("project"),
+        json!({"hooks": hooks}),
+        "/compact",
+        Vec::new(),
+    );
+    let tk_dir = work.join("toolkit");
+    support::toolkit_event(
+        &work,
+        "claude",
+        ".claude",
+        support::probe_event_hooks(&["PreCompact"], &tk_dir),
+        "PreCompact",
+        &[],
+    );
+    let (host, toolkit) = (host_dir.join("PreCompact"), tk_dir.join("PreCompact"));
+    support::assert_same_probe(
+        "Claude Code (PreCompact)",
+        &host,
+        &toolkit,
+        &["CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDECODE"],
+    );
+    // and the values a hook matches on or reads: `/compact` is a manual compaction with no
+    // instructions
+    for dir in [&host, &toolkit] {
+        let p: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("payload.json")).unwrap())
+                .unwrap();
+        assert_eq!(
+            (&p["trigger"], &p["custom_instructions"]),
+            (&json!("manual"), &Value::Null),
+            "{}: {p}",
+            dir.display()
+        );
+    }
 }

@@ -199,16 +199,27 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
         FieldValue::Var(name) => Value::String(std::env::var(name).unwrap_or_default()),
         FieldValue::Absent => Value::Null,
     };
+    // a field of the table named like one the payload has (after one it has) replaces it,
+    // with the host's value at the host's place
+    let replaced: Vec<&str> = fields
+        .iter()
+        .filter(|f| {
+            f.value != FieldValue::Absent && p.contains_key(f.name) && p.contains_key(f.after)
+        })
+        .map(|f| f.name)
+        .collect();
     let mut out = Map::new();
     let mut placed = vec![false; fields.len()];
     // a field may follow one that is itself added; one whose field is not in this payload
     // (`tool_response` in a PreToolUse one) is left out
-    let mut pending: Vec<(String, Value)> = p.into_iter().collect();
+    let mut pending: Vec<(String, Value, bool)> =
+        p.into_iter().map(|(k, v)| (k, v, false)).collect();
     pending.reverse();
-    while let Some((k, v)) = pending.pop() {
+    while let Some((k, v, added)) = pending.pop() {
         if fields
             .iter()
             .any(|f| f.value == FieldValue::Absent && f.name == k)
+            || (!added && replaced.contains(&k.as_str()))
         {
             continue;
         }
@@ -216,7 +227,7 @@ fn with_host_fields(p: Map<String, Value>, fields: &[PayloadField]) -> Map<Strin
         for (i, f) in fields.iter().enumerate() {
             if !placed[i] && f.after == k {
                 placed[i] = true;
-                pending.push((f.name.to_string(), value(f)));
+                pending.push((f.name.to_string(), value(f), true));
             }
         }
     }
@@ -288,6 +299,32 @@ mod tests {
         let p = build_payload(Host::CodeBuddy.dialect(), EventKind::PostToolUse, &req()).unwrap();
         assert_eq!(p["tool_name"], "execute_command");
         assert_eq!(p["tool_response"], json!({}));
+    }
+
+    #[test]
+    fn claude_code_sends_its_pre_compact_fields_as_it_does() {
+        let p = build_payload(Host::Claude.dialect(), EventKind::PreCompact, &req()).unwrap();
+        let keys: Vec<&str> = p.as_object().unwrap().keys().map(String::as_str).collect();
+        // the order and values Claude Code 2.1.332 gave a hook on `/compact`
+        assert_eq!(
+            keys,
+            [
+                "session_id",
+                "transcript_path",
+                "cwd",
+                "prompt_id",
+                "hook_event_name",
+                "trigger",
+                "custom_instructions"
+            ]
+        );
+        assert_eq!(p["custom_instructions"], Value::Null);
+        // what the caller sets still wins
+        let mut r = req();
+        r.fields
+            .insert("custom_instructions".into(), json!("keep the API notes"));
+        let p = build_payload(Host::Claude.dialect(), EventKind::PreCompact, &r).unwrap();
+        assert_eq!(p["custom_instructions"], "keep the API notes");
     }
 
     #[test]

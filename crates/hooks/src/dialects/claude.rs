@@ -14,6 +14,7 @@ const RAN: On = On::Events(&[E::PreToolUse, E::PostToolUse]);
 const ASK: On = On::Events(&[E::PermissionRequest]);
 const STOP: On = On::Events(&[E::Stop]);
 const END: On = On::Events(&[E::SessionEnd]);
+const COMPACT: On = On::Events(&[E::PreCompact]);
 
 pub(super) static DIALECT: Dialect = Dialect {
     host: Host::Claude,
@@ -88,7 +89,8 @@ pub(super) static DIALECT: Dialect = Dialect {
     matcher: MatcherSyntax::CLAUDE_FAMILY,
     project_dir_env: &["CLAUDE_PROJECT_DIR"],
     // what Claude Code 2.1.332 gave a hook of each event it fired in a headless session
-    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop, SessionEnd:
+    // (PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, Stop, SessionEnd, and
+    // PreCompact on `claude -p /compact`:
     // crates/e2e/tests/hooks_differential.rs);
     // it also sets variables of its own process (CLAUDE_CODE_ENTRYPOINT, CLAUDE_PID, its
     // messaging socket, …), not emulated
@@ -171,6 +173,14 @@ pub(super) static DIALECT: Dialect = Dialect {
             FieldValue::Json("[]"),
         ),
         field(END, "prompt_id", "cwd", FieldValue::Uuid),
+        // `/compact` without instructions gave `custom_instructions: null`
+        field(COMPACT, "prompt_id", "cwd", FieldValue::Uuid),
+        field(
+            COMPACT,
+            "custom_instructions",
+            "trigger",
+            FieldValue::Json("null"),
+        ),
     ],
     fail_closed_key: None,
     dedupes_identical_commands: true,
