@@ -551,7 +551,7 @@ mod tests {
         std::fs::write(&p.zsh_script, zsh_script("/opt/t j/tokenjuice", &prev)).unwrap();
         let (_, s) = state(&env).unwrap();
         assert!(s.script_current && s.zsh_script_current);
-        // this session's scripts without the snapshot guard, as an older install wrote them
+        // the scripts without the snapshot guard, as an older tokenjuice wrote them
         let older = |t: String| t.replace(&format!("*{SNAPSHOT_MARK}*"), "__never__");
         let text = std::fs::read_to_string(&p.script).unwrap();
         std::fs::write(&p.script, older(text)).unwrap();
