@@ -8,12 +8,13 @@
 use super::*;
 use crate::events::EventKind as E;
 
-const PROMPT: On = On::Events(&[E::UserPromptSubmit]);
 // PreToolUse and PostToolUse, not PermissionRequest
 const RAN: On = On::Events(&[E::PreToolUse, E::PostToolUse]);
 const ASK: On = On::Events(&[E::PermissionRequest]);
 const STOP: On = On::Events(&[E::Stop]);
-const END: On = On::Events(&[E::SessionEnd]);
+// every event Claude Code was seen to give a `prompt_id` besides the tool events
+const PROMPTED: On = On::Events(&[E::UserPromptSubmit, E::Stop, E::SessionEnd, E::PreCompact]);
+const PROMPT_OR_STOP: On = On::Events(&[E::UserPromptSubmit, E::Stop]);
 const COMPACT: On = On::Events(&[E::PreCompact]);
 
 pub(super) static DIALECT: Dialect = Dialect {
@@ -133,16 +134,9 @@ pub(super) static DIALECT: Dialect = Dialect {
             "tool_input",
             FieldValue::Json("[]"),
         ),
-        field(PROMPT, "prompt_id", "cwd", FieldValue::Uuid),
+        field(PROMPTED, "prompt_id", "cwd", FieldValue::Uuid),
         field(
-            PROMPT,
-            "permission_mode",
-            "prompt_id",
-            FieldValue::Text("default"),
-        ),
-        field(STOP, "prompt_id", "cwd", FieldValue::Uuid),
-        field(
-            STOP,
+            PROMPT_OR_STOP,
             "permission_mode",
             "prompt_id",
             FieldValue::Text("default"),
@@ -172,9 +166,7 @@ pub(super) static DIALECT: Dialect = Dialect {
             "background_tasks",
             FieldValue::Json("[]"),
         ),
-        field(END, "prompt_id", "cwd", FieldValue::Uuid),
         // `/compact` without instructions gave `custom_instructions: null`
-        field(COMPACT, "prompt_id", "cwd", FieldValue::Uuid),
         field(
             COMPACT,
             "custom_instructions",
