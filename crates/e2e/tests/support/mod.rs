@@ -462,22 +462,11 @@ pub fn toolkit_run(
     event: &str,
     tool: &str,
 ) -> Value {
-    let home = work.join("toolkit-home");
-    std::fs::create_dir_all(home.join(dir)).unwrap();
-    std::fs::write(
-        home.join(dir).join("settings.json"),
-        serde_json::json!({"hooks": hooks}).to_string(),
-    )
-    .unwrap();
-    let out = Command::new(tokenjuice())
+    let out = toolkit_in(work, dir, hooks)
         .args([
             "hooks", "run", event, "--host", host, "--tool", tool, "--format", "json", "--input",
         ])
         .arg(serde_json::json!({"command": command, "description": "probe"}).to_string())
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CODEBUDDY_CONFIG_DIR")
-        .current_dir(work)
         .output()
         .unwrap();
     serde_json::from_slice(&out.stdout)
@@ -658,6 +647,17 @@ pub fn probe_event_hooks(events: &[&str], dir: &Path) -> Value {
 /// a fresh home (`<work>/toolkit-home/<dir>/settings.json`), run in `work`.
 #[allow(dead_code)]
 pub fn toolkit_event(work: &Path, host: &str, dir: &str, hooks: Value, event: &str, args: &[&str]) {
+    let out = toolkit_in(work, dir, hooks)
+        .args(["hooks", "run", event, "--host", host, "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{event}: {out:?}");
+}
+
+/// `tokenjuice`, run in `work` with a fresh home (`<work>/toolkit-home`) whose
+/// `<dir>/settings.json` holds only `hooks`, and the hosts' own folder variables cleared.
+fn toolkit_in(work: &Path, dir: &str, hooks: Value) -> Command {
     let home = work.join("toolkit-home");
     std::fs::create_dir_all(home.join(dir)).unwrap();
     std::fs::write(
@@ -665,17 +665,13 @@ pub fn toolkit_event(work: &Path, host: &str, dir: &str, hooks: Value, event: &s
         serde_json::json!({"hooks": hooks}).to_string(),
     )
     .unwrap();
-    let out = Command::new(tokenjuice())
-        .args(["hooks", "run", event, "--host", host, "--format", "json"])
-        .args(args)
-        .env("HOME", &home)
+    let mut c = Command::new(tokenjuice());
+    c.env("HOME", &home)
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CODEBUDDY_CONFIG_DIR")
         .env_remove("GEMINI_CLI_HOME")
-        .current_dir(work)
-        .output()
-        .unwrap();
-    assert!(out.status.code().is_some(), "{event}: {out:?}");
+        .current_dir(work);
+    c
 }
 
 /// For each of `events`, the toolkit's probe (run by `toolkit`, given the event and the
