@@ -34,6 +34,20 @@ fn gemini_session(agent: &support::Agent, work: &Path, hooks: Value, command: &s
         .unwrap_or_else(|| panic!("no tool result from Gemini: {o:?}"))
 }
 
+/// The toolkit run on `command` for `event` of Gemini's shell tool, with `hooks` as the only
+/// settings: its JSON report.
+fn toolkit(work: &Path, hooks: Value, command: &str, event: &str) -> Value {
+    support::toolkit_run(
+        work,
+        "gemini",
+        ".gemini",
+        hooks,
+        command,
+        event,
+        "run_shell_command",
+    )
+}
+
 #[test]
 fn the_hooks_toolkit_decides_as_the_real_gemini_cli_does() {
     let Some(agent) = support::agent_or_skip("gemini-cli") else {
@@ -75,15 +89,7 @@ fn the_hooks_toolkit_decides_as_the_real_gemini_cli_does() {
         let marker = work.join("ran.txt");
         let cmd = format!("touch {}", marker.display());
         let result = gemini_session(&agent, &work, hooks.clone(), &cmd);
-        let v = support::toolkit_run(
-            &work,
-            "gemini",
-            ".gemini",
-            hooks,
-            &cmd,
-            "BeforeTool",
-            "run_shell_command",
-        );
+        let v = toolkit(&work, hooks, &cmd, "BeforeTool");
         support::assert_same_decision(
             name,
             "Gemini",
@@ -219,15 +225,7 @@ fn the_hooks_toolkit_picks_the_rewrite_the_real_gemini_cli_runs() {
             .into_iter()
             .filter(|w| work.join(w).exists())
             .collect();
-        let v = support::toolkit_run(
-            &work,
-            "gemini",
-            ".gemini",
-            hooks,
-            &touch("original"),
-            "BeforeTool",
-            "run_shell_command",
-        );
+        let v = toolkit(&work, hooks, &touch("original"), "BeforeTool");
         eprintln!(
             "{name}: Gemini ran {ran:?} (its result {result:?}); the toolkit: {}",
             v["updatedInput"]
@@ -257,15 +255,7 @@ fn a_hook_past_its_timeout_decides_as_in_the_real_gemini_cli() {
     let marker = work.join("ran.txt");
     let cmd = format!("touch {}", marker.display());
     let result = gemini_session(&agent, &work, hooks.clone(), &cmd);
-    let v = support::toolkit_run(
-        &work,
-        "gemini",
-        ".gemini",
-        hooks,
-        &cmd,
-        "BeforeTool",
-        "run_shell_command",
-    );
+    let v = toolkit(&work, hooks, &cmd, "BeforeTool");
     assert_eq!(v["hooks"][0]["timedOut"], true, "the toolkit: {v}");
     support::assert_same_decision("timeout", "Gemini", marker.exists(), &result, &v, None);
 }
@@ -291,14 +281,11 @@ fn a_hook_gets_the_payload_and_variables_the_real_gemini_cli_gives() {
             &cmd,
         );
         let tk_dir = work.join("toolkit");
-        let _ = support::toolkit_run(
+        let _ = toolkit(
             &work,
-            "gemini",
-            ".gemini",
             support::probe_hooks(event, "run_shell_command", &tk_dir),
             &cmd,
             event,
-            "run_shell_command",
         );
         support::assert_same_probe(
             &format!("Gemini CLI ({event})"),
