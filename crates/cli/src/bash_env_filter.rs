@@ -6,7 +6,9 @@
 //! sources it before the command: the script runs the command unchanged in a subshell of
 //! that same bash (Codex's PATH, working directory, snapshot and sandbox), sends its output
 //! through this filter followed by an exit marker carrying a per-run nonce, and exits with
-//! the command's status. Droid runs each command under a supervisor shell; the script (set
+//! the command's status. For a zsh user the filter is instead the coprocess of the command's
+//! own zsh, which writes the marker from an exit trap and waits for the filter to exit
+//! (`tokenjuice_hosts::codex_env`). Droid runs each command under a supervisor shell; the script (set
 //! through a SessionStart hook) sends that shell's output here and writes the marker when it
 //! exits (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command
 //! as the model wrote it, before bash started.
@@ -418,6 +420,18 @@ fn drain_detached(input: &mut impl Read) {
     // SAFETY: the filter is single-threaded here; the child only reads, writes and exits.
     if let Ok(nix::unistd::ForkResult::Child) = unsafe { nix::unistd::fork() } {
         let _ = nix::unistd::setsid();
+        // The copy holds only the input and the host's stdout and stderr: any other
+        // descriptor the filter was given (the zsh route's "done" pipe, which its shell
+        // waits on before it exits) closes with the filter, not with the background job.
+        // SAFETY: close_range and close take plain integers; a kernel older than 5.9 has
+        // no close_range (an error), then the usual range is closed one by one.
+        unsafe {
+            if nix::libc::syscall(nix::libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..1024 {
+                    nix::libc::close(fd);
+                }
+            }
+        }
         let mut chunk = vec![0u8; 16 * 1024];
         let mut out = std::io::stdout();
         while let Ok(n) = input.read(&mut chunk) {

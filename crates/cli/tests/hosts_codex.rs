@@ -373,6 +373,76 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
 }
 
 #[test]
+fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output() {
+    let (w, _) = installed();
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    // the command runs in the zsh Codex started (no second zsh): its parent is Codex's
+    let (text, code) = zsh_with(&w, &zdotdir, "echo $PPID; exit 6");
+    assert_eq!(code, 6);
+    assert_eq!(text, format!("{}\n", std::process::id()));
+    // the filter is no job of the command: `wait` returns, `jobs` is empty
+    let (text, code) = zsh_with(&w, &zdotdir, "sleep 0.1 & wait; jobs; echo waited");
+    assert_eq!((text.as_str(), code), ("waited\n", 0));
+    // the exit trap leaves the command's status as it was, errexit or not
+    for (cmd, want) in [
+        ("setopt err_exit; echo x", 0),
+        ("set -e; false; echo never", 1),
+        ("nosuchcommand-tj", 127),
+    ] {
+        let (text, code) = zsh_with(&w, &zdotdir, cmd);
+        assert_eq!(code, want, "{cmd}: {text}");
+        assert!(
+            !text.contains("never") && !text.contains("TJEXIT"),
+            "{text}"
+        );
+    }
+    // a command that sets its own exit trap, or `exec`s, runs in a second zsh: still
+    // compacted, its trap runs, its status is kept
+    for cmd in [
+        "trap 'echo bye-from-trap' EXIT; seq 1 3000; exit 5",
+        "echo bye-from-trap; exec zsh -c 'seq 1 3000; exit 5'",
+    ] {
+        let (text, code) = zsh_with(&w, &zdotdir, cmd);
+        assert_eq!(code, 5, "{cmd}: {text}");
+        assert!(
+            text.len() < 400 && text.contains("3000") && text.contains("bye-from-trap"),
+            "{cmd}: {text}"
+        );
+    }
+    // a background job the command leaves behind does not hold the shell: it exits when
+    // the command is done, with the compacted output written, and the job's later line
+    // still comes through
+    let out_path = w.tmp.path().join("bg.out");
+    let started = std::time::Instant::now();
+    let status = Command::new("zsh")
+        .args(["-c", "(sleep 3; echo late-line) & seq 1 3000"])
+        .env_clear()
+        .env("PATH", system_path())
+        .env("HOME", &w.home)
+        .env("ZDOTDIR", &zdotdir)
+        .env("TOKENJUICE_STATS", "0")
+        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(status.code(), Some(0));
+    let text = w.read(&out_path);
+    assert!(took < std::time::Duration::from_secs(2), "held {took:?}");
+    assert!(text.len() < 400 && text.contains("3000"), "{text}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !w.read(&out_path).contains("late-line") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{}",
+            w.read(&out_path)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
 fn a_zdotdir_the_user_set_for_codex_is_given_back_to_commands_and_by_uninstall() {
     let (w, dir) = with_config(CONFIG);
     let mine = w.home.join("zdot");

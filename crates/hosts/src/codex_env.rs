@@ -10,11 +10,14 @@
 //!   running the command: the script runs the command unchanged in a subshell of the same
 //!   bash and sends the output through `tokenjuice --codex-filter`, then exits with the
 //!   command's status.
-//! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` does the same
-//!   with `$ZSH_EXECUTION_STRING`; the command's zsh starts with the user's `ZDOTDIR` again,
-//!   so it reads the user's own start-up files as it would have. Where it does not run the
-//!   command (Codex's snapshot wrapper, a terminal session, an interactive zsh), it reads the
-//!   user's `.zshenv` in place and steps aside.
+//! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` sends the output
+//!   of the command's zsh through `tokenjuice --codex-filter` (a coprocess), gives the user's
+//!   `ZDOTDIR` back and reads the user's `.zshenv` in place; zsh then goes on as it would
+//!   have (the user's other start-up files, then the command, in the same process), and an
+//!   exit trap writes the exit marker and waits for the filter. A command that could undo
+//!   that trap (`exec`, `trap`, …) runs in a second zsh as bash's does. Where it does not run
+//!   the command (Codex's snapshot wrapper, a terminal session, an interactive zsh), it reads
+//!   the user's `.zshenv` in place and steps aside.
 //!
 //! Codex decided approval, sandbox and exec-policy rules on the command as the model wrote
 //! it, before the shell started; PATH, working directory and the shell snapshot are Codex's.
@@ -150,28 +153,43 @@ esac
 }
 
 /// The zsh script (`.zshenv` in the folder `ZDOTDIR` names for Codex's commands).
+///
+/// For a command, the output of the command's own zsh goes through the filter, a coprocess
+/// (disowned: the command's `wait` and `jobs` do not see it) started before anything else
+/// runs; the user's `.zshenv` is read in place and zsh goes on as without tokenjuice (its
+/// other start-up files, then the command, in this same process: `$0`, `$$`, `$PPID`,
+/// `SHLVL` and error messages are zsh's own). An exit trap writes the exit marker with the
+/// command's status, closes the filter's input (`coproc exit` is zsh's way to close a
+/// coprocess's pipe) and waits until the filter has printed and exited (it holds the
+/// coprocess's output pipe until then), so Codex never sees the shell exit before the
+/// output. A background job the command left keeps writing to a detached copy of the
+/// filter, which does not hold that pipe. A command that could replace that trap or the shell (`exec`, `trap`, `TRAPEXIT`,
+/// `zshexit`, `coproc`) runs instead in a second zsh whose output goes through the filter.
 pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
     let q = tokenjuice_core::shell::quote;
     format!(
         "{ZSH_MARK} (written by `tokenjuice install codex`; `tokenjuice uninstall codex` removes it; do not edit).
 # zsh reads this first: Codex sets ZDOTDIR to this folder for its commands. For a command,
-# the user's ZDOTDIR and BASH_ENV are given back and the command runs unchanged in the same
-# zsh program (which reads the user's own start-up files); its output goes through
-# tokenjuice, then an exit marker; zsh exits with the command's status. Anywhere else (Codex's
-# snapshot wrapper or snapshot, a terminal, an interactive zsh) this reads the user's .zshenv
-# in place.
+# the user's ZDOTDIR and BASH_ENV are given back, this zsh's output goes through tokenjuice,
+# the user's .zshenv is read in place and zsh goes on as it would have (its other start-up
+# files, then the command); at exit it writes an exit marker with the command's status and
+# waits for tokenjuice to print. A command that names exec, trap, zshexit or coproc runs in
+# a second zsh instead, its output sent through tokenjuice. Anywhere else (Codex's snapshot
+# wrapper or snapshot, a terminal, an interactive zsh) this reads the user's .zshenv in place.
 {origin}__tj_ours=$ZDOTDIR
 __tj_run=
 case ${{ZSH_EXECUTION_STRING-}} in
   ''|__CODEX_SNAPSHOT_*|*{SNAPSHOT_MARK}*) ;;
-  *) [[ ! -t 1 && -x {launcher} ]] && __tj_run=1 ;;
+  *TRAP*|*zshexit*|*coproc*|(|*[^[:alnum:]_./-])(exec|trap)(|[^[:alnum:]_./-]*))
+    [[ ! -t 1 && -x {launcher} ]] && __tj_run=apart ;;
+  *) [[ ! -t 1 && -x {launcher} ]] && __tj_run=here ;;
 esac
 {give_back}# what Codex's snapshot wrapper found in the user's .zshenv (below) comes first
 if [[ -n ${{__TJ_CODEX_ZDOTDIR+x}} ]]; then
   [[ $__TJ_CODEX_ZDOTDIR == set:* ]] && export ZDOTDIR=${{__TJ_CODEX_ZDOTDIR#set:}}
   unset __TJ_CODEX_ZDOTDIR
 fi
-if [[ -n $__tj_run ]]; then
+if [[ $__tj_run == apart ]]; then
   unset __tj_run __tj_ours
   __tj_n=$RANDOM$RANDOM$RANDOM$$
   __tj_l=()
@@ -180,12 +198,28 @@ if [[ -n $__tj_run ]]; then
     | {launcher} --codex-filter=\"$__tj_n\" \"$ZSH_EXECUTION_STRING\"
   exit ${{pipestatus[1]}}
 fi
+__tj_n=
+if [[ $__tj_run == here ]]; then
+  __tj_n=$RANDOM$RANDOM$RANDOM$$
+  __tj_mo=${{options[multios]}}
+  unsetopt multios
+  exec {{__tj_o}}>&1
+  coproc {launcher} --codex-filter=\"$__tj_n\" \"$ZSH_EXECUTION_STRING\" 8>&1 >&$__tj_o {{__tj_o}}>&-
+  disown
+  exec >&p 2>&1 {{__tj_o}}>&-
+  [[ $__tj_mo == on ]] && setopt multios
+  unset __tj_mo __tj_o
+fi
 unset __tj_run
 __tj_fa=${{options[functionargzero]}}
 unsetopt functionargzero
 [[ -r ${{ZDOTDIR:-$HOME}}/.zshenv ]] && . ${{ZDOTDIR:-$HOME}}/.zshenv
 [[ $__tj_fa == on ]] && setopt functionargzero
 unset __tj_fa
+if [[ -n $__tj_n ]]; then
+  trap \"print -rn -- \\$'\\\\036TJEXIT:$__tj_n:'\\$?\\$'\\\\036'; exec {{__tj_d}}<&p >&- 2>&-; coproc exit; read -u \\$__tj_d __tj_d || :\" EXIT
+fi
+unset __tj_n
 case ${{ZSH_EXECUTION_STRING-}} in
   __CODEX_SNAPSHOT_*)
     # the wrapper `exec`s the command's zsh, which must find this file again, and then
