@@ -943,6 +943,22 @@ fn install_then_uninstall_gives_the_users_file_back_byte_for_byte() {
 }
 
 #[test]
+fn gemini_install_and_doctor_say_its_hook_costs_more_than_the_time_budget() {
+    // Gemini CLI starts each hook as a new process copied from its own: the time that adds
+    // per command is over tokenjuice's budget, and the user is told so where they decide
+    let w = World::new();
+    let out = install(&w, "gemini-cli");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (report, _) = doctor_of(&w, "gemini-cli");
+    for text in [stdout(&out), report] {
+        assert!(
+            text.contains("~7.5 ms longer") && text.contains("over tokenjuice's 5 ms budget"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn comments_are_kept_where_the_host_reads_them_and_refused_where_it_does_not() {
     // Gemini CLI reads its settings with `//` and `/* */` comments allowed
     let original = "{\n  // my theme\n  \"theme\": \"Dracula\",\n  /* commands that run unasked */\n  \"tools\": {\"allowed\": [\"run_shell_command(ls)\"]} // keep\n}\n";
