@@ -372,6 +372,20 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
             judge: Judge::Same,
         },
         Scenario {
+            // the route's filter runs beside the command in its zsh: no job of the command's
+            name: "a job the command waits for",
+            command: "sleep 0.2 & wait; jobs; echo waited $?".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            // an exit trap of the command's own, and `exec`: the route steps back for them
+            name: "an exit trap and exec",
+            command: "trap 'echo trap-ran' EXIT; seq 1 3000; exec zsh -c 'exit 3'".into(),
+            extra: json!({}),
+            judge: Judge::Compacts(&["3000", "trap-ran"]),
+        },
+        Scenario {
             name: "not a login shell",
             command: "seq 1 3000; echo $0".into(),
             extra: json!({"login": false}),
