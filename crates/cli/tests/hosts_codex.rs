@@ -345,7 +345,7 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
     );
     // what the command sees is what plain zsh gives it: the user's ~/.zshenv ran (in the
     // command's own zsh), the variables tokenjuice set are gone, the shell level is the same
-    let probe = "echo \"$0 $FROM_ZSHENV ${ZDOTDIR-unset} ${BASH_ENV-unset} $SHLVL\"; zsh -c 'echo nested ${FROM_XDG-unset}'; exit 4";
+    let probe = "echo \"[$?] [$_] $0 $FROM_ZSHENV ${ZDOTDIR-unset} ${BASH_ENV-unset} $SHLVL\"; zsh -c 'echo nested ${FROM_XDG-unset}'; exit 4";
     let (text, code) = zsh_with(&w, &zdotdir, probe);
     let plain = Command::new("zsh")
         .args(["-c", probe])
@@ -361,7 +361,7 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
     assert_eq!(
         text,
         format!(
-            "zsh yes {}/.config/zsh unset 2\nnested yes\n",
+            "[0] [export] zsh yes {}/.config/zsh unset 2\nnested yes\n",
             w.home.display()
         )
     );
@@ -380,6 +380,21 @@ fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output(
     let (text, code) = zsh_with(&w, &zdotdir, "echo $PPID; exit 6");
     assert_eq!(code, 6);
     assert_eq!(text, format!("{}\n", std::process::id()));
+    // the command starts with the status and `$_` the user's .zshenv left, as in plain zsh
+    for zshenv in ["export TJ_A=1; false\n", "# nothing to run\n"] {
+        std::fs::write(w.home.join(".zshenv"), zshenv).unwrap();
+        let probe = "echo \"[$?] [$_] ${TJ_A-unset}\"";
+        let (text, _) = zsh_with(&w, &zdotdir, probe);
+        let plain = Command::new("zsh")
+            .args(["-c", probe])
+            .env_clear()
+            .env("PATH", system_path())
+            .env("HOME", &w.home)
+            .output()
+            .unwrap();
+        assert_eq!(text, String::from_utf8_lossy(&plain.stdout), "{zshenv}");
+    }
+    std::fs::remove_file(w.home.join(".zshenv")).unwrap();
     // the filter is no job of the command: `wait` returns, `jobs` is empty
     let (text, code) = zsh_with(&w, &zdotdir, "sleep 0.1 & wait; jobs; echo waited");
     assert_eq!((text.as_str(), code), ("waited\n", 0));

@@ -355,7 +355,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     scs.extend([
         Scenario {
             name: "the user's start-up files",
-            command: "echo \"$0 zshenv=${FROM_ZSHENV-unset} xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset} bash_env=${BASH_ENV-unset} shlvl=$SHLVL\"; print -r -- ${ZSH_VERSION+zsh}".into(),
+            command: "echo \"[$?] [$_] $0 zshenv=${FROM_ZSHENV-unset} xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset} bash_env=${BASH_ENV-unset} shlvl=$SHLVL\"; print -r -- ${ZSH_VERSION+zsh}".into(),
             extra: json!({}),
             judge: Judge::Same,
         },

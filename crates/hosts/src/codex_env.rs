@@ -176,7 +176,8 @@ pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
 # waits for tokenjuice to print. A command that names exec, trap, zshexit or coproc runs in
 # a second zsh instead, its output sent through tokenjuice. Anywhere else (Codex's snapshot
 # wrapper or snapshot, a terminal, an interactive zsh) this reads the user's .zshenv in place.
-{origin}__tj_ours=$ZDOTDIR
+{origin}__tj_s=($? \"$_\")
+__tj_ours=$ZDOTDIR
 __tj_run=
 case ${{ZSH_EXECUTION_STRING-}} in
   ''|__CODEX_SNAPSHOT_*|*{SNAPSHOT_MARK}*) ;;
@@ -213,7 +214,14 @@ fi
 unset __tj_run
 __tj_fa=${{options[functionargzero]}}
 unsetopt functionargzero
-[[ -r ${{ZDOTDIR:-$HOME}}/.zshenv ]] && . ${{ZDOTDIR:-$HOME}}/.zshenv
+__tj_f=${{ZDOTDIR:-$HOME}}/.zshenv
+if [[ -r $__tj_f ]]; then
+  . $__tj_f
+  __tj_r=($? \"$_\")
+  # a file with no command in it leaves its own path there
+  [[ $__tj_r[2] == $__tj_f ]] && __tj_r[2]=$__tj_s[2]
+  __tj_s=(\"${{__tj_r[@]}}\")
+fi
 [[ $__tj_fa == on ]] && setopt functionargzero
 unset __tj_fa
 if [[ -n $__tj_n ]]; then
@@ -229,7 +237,9 @@ case ${{ZSH_EXECUTION_STRING-}} in
     export ZDOTDIR
     ;;
 esac
-unset __tj_ours
+# the command starts with the status and `$_` the user's .zshenv left, as without this
+# file (kept at 0 when that file set errexit, which a status would trip here)
+() {{ unset __tj_s __tj_r __tj_f __tj_ours; [[ -o errexit ]] || return $1 }} \"${{__tj_s[@]}}\"
 ",
         origin = previous.origin_line(),
         give_back = previous.give_back(""),
