@@ -314,6 +314,11 @@ fn zsh_with(w: &World, zdotdir: &std::path::Path, cmd: &str) -> (String, i32) {
     )
 }
 
+/// `zsh -c <cmd>` without tokenjuice, in the same home: its output and exit code.
+fn plain_zsh(w: &World, cmd: &str) -> (String, i32) {
+    shell_with(w, "zsh", &[], cmd)
+}
+
 #[test]
 fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_output() {
     let (w, _) = installed();
@@ -347,17 +352,10 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
     // command's own zsh), the variables tokenjuice set are gone, the shell level is the same
     let probe = "echo \"[$?] [$_] $0 $FROM_ZSHENV ${ZDOTDIR-unset} ${BASH_ENV-unset} $SHLVL\"; zsh -c 'echo nested ${FROM_XDG-unset}'; exit 4";
     let (text, code) = zsh_with(&w, &zdotdir, probe);
-    let plain = Command::new("zsh")
-        .args(["-c", probe])
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .output()
-        .unwrap();
+    let (plain, plain_code) = plain_zsh(&w, probe);
     assert_eq!(code, 4);
-    assert_eq!(plain.status.code(), Some(4));
-    assert_eq!(text, String::from_utf8_lossy(&plain.stdout));
+    assert_eq!(plain_code, 4);
+    assert_eq!(text, plain);
     assert_eq!(
         text,
         format!(
@@ -385,14 +383,7 @@ fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output(
         std::fs::write(w.home.join(".zshenv"), zshenv).unwrap();
         let probe = "echo \"[$?] [$_] ${TJ_A-unset}\"";
         let (text, _) = zsh_with(&w, &zdotdir, probe);
-        let plain = Command::new("zsh")
-            .args(["-c", probe])
-            .env_clear()
-            .env("PATH", system_path())
-            .env("HOME", &w.home)
-            .output()
-            .unwrap();
-        assert_eq!(text, String::from_utf8_lossy(&plain.stdout), "{zshenv}");
+        assert_eq!(text, plain_zsh(&w, probe).0, "{zshenv}");
     }
     std::fs::remove_file(w.home.join(".zshenv")).unwrap();
     // the filter is no job of the command: `wait` returns, `jobs` is empty
