@@ -148,6 +148,10 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
         ),
         "same text as bash -c would give"
     );
+    // the command starts with the status and `$_` the user's BASH_ENV left
+    std::fs::write(&user_env, "export FROM_USER_ENV=yes; false\n").unwrap();
+    let probe = "echo \"[$?] [$_] $FROM_USER_ENV\"";
+    assert_eq!(bash_with(&w, &env, probe).0, "[1] [false] yes\n");
 
     let out = w.run(&["doctor", "codex"]);
     let report = stdout(&out);
@@ -375,7 +379,7 @@ fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output(
     let (w, _) = installed();
     let zdotdir = w.home.join(".codex/tokenjuice/zsh");
     // the command runs in the zsh Codex started (no second zsh): its parent is Codex's
-    let (text, code) = zsh_with(&w, &zdotdir, "echo $PPID; exit 6");
+    let (text, code) = zsh_with(&w, &zdotdir, "cut -d' ' -f4 /proc/$$/stat; exit 6");
     assert_eq!(code, 6);
     assert_eq!(text, format!("{}\n", std::process::id()));
     // the command starts with the status and `$_` the user's .zshenv left, as in plain zsh
@@ -400,6 +404,19 @@ fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output(
         assert!(
             !text.contains("never") && !text.contains("TJEXIT"),
             "{text}"
+        );
+    }
+    // the last program runs as the zsh's child, not in its place: a command that would show
+    // it (a shell it starts, `printenv`, `$PPID`) runs in a second zsh, exactly as zsh runs it
+    for probe in [
+        "printenv SHLVL",
+        "true; zsh -c 'echo nested $SHLVL'",
+        "echo $SHLVL; env | grep -c '^SHLVL=2$'",
+    ] {
+        assert_eq!(
+            zsh_with(&w, &zdotdir, probe),
+            plain_zsh(&w, probe),
+            "{probe}"
         );
     }
     // a command that sets its own exit trap, or `exec`s, runs in a second zsh: still

@@ -361,7 +361,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         },
         Scenario {
             name: "a zsh the command starts",
-            command: "zsh -c 'echo nested xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset}'; bash -c 'echo bash ${BASH_ENV-unset}'".into(),
+            command: "zsh -c 'echo nested xdg=${FROM_XDG_ZSHENV-unset} zdotdir=${ZDOTDIR-unset} shlvl=$SHLVL'; bash -c 'echo bash ${BASH_ENV-unset} shlvl=$SHLVL'".into(),
             extra: json!({}),
             judge: Judge::Same,
         },
