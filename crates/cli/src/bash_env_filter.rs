@@ -8,9 +8,9 @@
 //! through this filter followed by an exit marker carrying a per-run nonce, and exits with
 //! the command's status. For a zsh user the filter is instead the coprocess of the command's
 //! own zsh, which writes the marker from an exit trap and waits for the filter to exit
-//! (`tokenjuice_hosts::codex_env`). Droid runs each command under a supervisor shell; the script (set
-//! through a SessionStart hook) sends that shell's output here and writes the marker when it
-//! exits (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command
+//! (`tokenjuice_hosts::codex_env`). Droid runs each command under a supervisor shell; the
+//! script (set through a SessionStart hook) sends that shell's output here and writes the
+//! marker when it exits (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command
 //! as the model wrote it, before bash started.
 //!
 //! The filter holds the output until the marker, then prints the reduction (only when it is

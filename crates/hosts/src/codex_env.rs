@@ -158,12 +158,12 @@ esac
 /// (disowned: the command's `wait` and `jobs` do not see it) started before anything else
 /// runs; the user's `.zshenv` is read in place and zsh goes on as without tokenjuice (its
 /// other start-up files, then the command, in this same process: `$0`, `$$`, `$PPID`,
-/// `$SHLVL`, error messages and the `$?` and `$_` it starts with are zsh's own). An exit trap writes the exit marker with the
-/// command's status, closes the filter's input (`coproc exit` is zsh's way to close a
-/// coprocess's pipe) and waits until the filter has printed and exited (it holds the
-/// coprocess's output pipe until then), so Codex never sees the shell exit before the
-/// output. A background job the command left keeps writing to a detached copy of the
-/// filter, which does not hold that pipe.
+/// `$SHLVL`, error messages and the `$?` and `$_` it starts with are zsh's own). An exit
+/// trap writes the exit marker with the command's status, closes the filter's input
+/// (`coproc exit` is zsh's way to close a coprocess's pipe) and waits until the filter has
+/// printed and exited (it holds the coprocess's output pipe until then), so Codex never sees
+/// the shell exit before the output. A background job the command left keeps writing to a
+/// detached copy of the filter, which does not hold that pipe.
 ///
 /// Since the zsh waits to hand over the output, the command's last program runs as its child
 /// instead of in its place (zsh `exec`s a `-c` string's last command): its parent is the
@@ -182,8 +182,9 @@ pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
 # files, then the command); at exit it writes an exit marker with the command's status and
 # waits for tokenjuice to print. A command that names exec, trap, zshexit or coproc, a shell,
 # env, printenv, SHLVL or PPID runs in a second zsh instead (exactly as zsh would run it: the
-# last program in its place, SHLVL as it would be), its output sent through tokenjuice. Anywhere else (Codex's snapshot
-# wrapper or snapshot, a terminal, an interactive zsh) this reads the user's .zshenv in place.
+# last program in its place, SHLVL as it would be), its output sent through tokenjuice.
+# Anywhere else (Codex's snapshot wrapper or snapshot, a terminal, an interactive zsh) this
+# reads the user's .zshenv in place.
 {origin}__tj_s=($? \"$_\")
 __tj_ours=$ZDOTDIR
 __tj_run=
