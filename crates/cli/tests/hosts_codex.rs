@@ -376,56 +376,74 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
 
 #[test]
 fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output() {
+    runs_in_the_shell_codex_started("zsh");
+}
+
+#[test]
+fn a_bash_users_command_runs_in_the_bash_codex_started_which_waits_for_its_output() {
+    runs_in_the_shell_codex_started("bash");
+}
+
+/// The in-shell route of `shell`: the command runs in the shell Codex started, its output
+/// through the filter (a coprocess) that the shell waits for at exit; what would show the
+/// difference runs in a second shell, exactly as the shell runs it.
+fn runs_in_the_shell_codex_started(shell: &str) {
     let (w, _) = installed();
     let zdotdir = w.home.join(".codex/tokenjuice/zsh");
-    // the command runs in the zsh Codex started (no second zsh): its parent is Codex's
-    let (text, code) = zsh_with(&w, &zdotdir, "cut -d' ' -f4 /proc/$$/stat; exit 6");
+    let bash_env = w.home.join(".codex/tokenjuice/bash_env.sh");
+    let vars = [
+        ("ZDOTDIR", zdotdir.as_path()),
+        ("BASH_ENV", bash_env.as_path()),
+    ];
+    let run = |cmd: &str| shell_with(&w, shell, &vars, cmd);
+    let plain = |cmd: &str| shell_with(&w, shell, &[], cmd);
+    // the command runs in the shell Codex started (no second shell): its parent is Codex's
+    let (text, code) = run("cut -d' ' -f4 /proc/$$/stat; exit 6");
     assert_eq!(code, 6);
     assert_eq!(text, format!("{}\n", std::process::id()));
-    // the command starts with the status and `$_` the user's .zshenv left, as in plain zsh
-    for zshenv in ["export TJ_A=1; false\n", "# nothing to run\n"] {
-        std::fs::write(w.home.join(".zshenv"), zshenv).unwrap();
-        let probe = "echo \"[$?] [$_] ${TJ_A-unset}\"";
-        let (text, _) = zsh_with(&w, &zdotdir, probe);
-        assert_eq!(text, plain_zsh(&w, probe).0, "{zshenv}");
+    // the command starts with the status and `$_` the shell's start left, as without us
+    let probe = "echo \"[$?] [$_] ${TJ_A-unset}\"";
+    assert_eq!(run(probe), plain(probe));
+    if shell == "zsh" {
+        for zshenv in ["export TJ_A=1; false\n", "# nothing to run\n"] {
+            std::fs::write(w.home.join(".zshenv"), zshenv).unwrap();
+            assert_eq!(run(probe), plain(probe), "{zshenv}");
+        }
+        std::fs::remove_file(w.home.join(".zshenv")).unwrap();
     }
-    std::fs::remove_file(w.home.join(".zshenv")).unwrap();
+    // the last program runs as the shell's child, not in its place: a command that would
+    // show it (a shell it starts, `printenv`, `env`) runs in a second shell, as the shell
+    // runs it
+    for probe in [
+        "printenv SHLVL".to_string(),
+        format!("true; {shell} -c 'echo nested $SHLVL'"),
+        "echo $SHLVL; env | grep -c '^SHLVL=2$'".to_string(),
+    ] {
+        assert_eq!(run(&probe), plain(&probe), "{probe}");
+    }
     // the filter is no job of the command: `wait` returns, `jobs` is empty
-    let (text, code) = zsh_with(&w, &zdotdir, "sleep 0.1 & wait; jobs; echo waited");
+    let (text, code) = run("sleep 0.1 & wait; jobs; echo waited");
     assert_eq!((text.as_str(), code), ("waited\n", 0));
     // the exit trap leaves the command's status as it was, errexit or not
     for (cmd, want) in [
-        ("setopt err_exit; echo x", 0),
+        ("set -e; echo x", 0),
         ("set -e; false; echo never", 1),
         ("nosuchcommand-tj", 127),
     ] {
-        let (text, code) = zsh_with(&w, &zdotdir, cmd);
+        let (text, code) = run(cmd);
         assert_eq!(code, want, "{cmd}: {text}");
         assert!(
             !text.contains("never") && !text.contains("TJEXIT"),
             "{text}"
         );
     }
-    // the last program runs as the zsh's child, not in its place: a command that would show
-    // it (a shell it starts, `printenv`, `$PPID`) runs in a second zsh, exactly as zsh runs it
-    for probe in [
-        "printenv SHLVL",
-        "true; zsh -c 'echo nested $SHLVL'",
-        "echo $SHLVL; env | grep -c '^SHLVL=2$'",
-    ] {
-        assert_eq!(
-            zsh_with(&w, &zdotdir, probe),
-            plain_zsh(&w, probe),
-            "{probe}"
-        );
-    }
-    // a command that sets its own exit trap, or `exec`s, runs in a second zsh: still
+    // a command that sets its own exit trap, or `exec`s, runs in a second shell: still
     // compacted, its trap runs, its status is kept
     for cmd in [
-        "trap 'echo bye-from-trap' EXIT; seq 1 3000; exit 5",
-        "echo bye-from-trap; exec zsh -c 'seq 1 3000; exit 5'",
+        "trap 'echo bye-from-trap' EXIT; seq 1 3000; exit 5".to_string(),
+        format!("echo bye-from-trap; exec {shell} -c 'seq 1 3000; exit 5'"),
     ] {
-        let (text, code) = zsh_with(&w, &zdotdir, cmd);
+        let (text, code) = run(&cmd);
         assert_eq!(code, 5, "{cmd}: {text}");
         assert!(
             text.len() < 400 && text.contains("3000") && text.contains("bye-from-trap"),
@@ -437,14 +455,14 @@ fn a_zsh_users_command_runs_in_the_zsh_codex_started_which_waits_for_its_output(
     // still comes through
     let out_path = w.tmp.path().join("bg.out");
     let started = std::time::Instant::now();
-    let status = Command::new("zsh")
+    let status = Command::new(shell)
         .args(["-c", "(sleep 3; echo late-line) & seq 1 3000"])
         .env_clear()
         .env("PATH", system_path())
         .env("HOME", &w.home)
-        .env("ZDOTDIR", &zdotdir)
         .env("TOKENJUICE_STATS", "0")
         .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+        .envs(vars)
         .stdout(std::fs::File::create(&out_path).unwrap())
         .stderr(std::process::Stdio::null())
         .status()

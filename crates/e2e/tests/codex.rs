@@ -281,6 +281,27 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({}),
         judge: Judge::Same,
     });
+    // the route runs the command in the bash Codex started, the filter beside it: no job of
+    // the command's, the command's status and `$_` as bash starts them; a command with its
+    // own exit trap, or `exec`, takes the second-bash route
+    scs.push(Scenario {
+        name: "a job the command waits for",
+        command: "echo \"[$?] [$_]\"; sleep 0.2 & wait; jobs; echo waited $?".into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    });
+    scs.push(Scenario {
+        name: "an exit trap",
+        command: "trap 'echo trap-ran' EXIT; seq 1 3000; exit 3".into(),
+        extra: json!({}),
+        judge: Judge::Compacts(&["3000", "trap-ran"]),
+    });
+    scs.push(Scenario {
+        name: "exec",
+        command: "echo before-exec; exec seq 1 3000".into(),
+        extra: json!({}),
+        judge: Judge::Compacts(&["3000", "before-exec"]),
+    });
     // The filter shows held output once the command has printed nothing for a second: a
     // call that yields while the command sleeps gets the output printed before the pause,
     // as without tokenjuice ...

@@ -118,37 +118,125 @@ impl Previous {
     }
 }
 
+/// Words that make a command run in a second shell rather than in the shell Codex
+/// started: the ones that could undo the exit trap or replace the shell (`exec`, `trap`,
+/// `coproc`), and the ones that would show that the command's last program runs as the
+/// shell's child instead of in its place (a shell it starts, `env`, `printenv`: `SHLVL` one
+/// higher, the shell its parent).
+const APART_WORDS: [&str; 11] = [
+    "exec", "trap", "coproc", "bash", "zsh", "sh", "dash", "ksh", "fish", "env", "printenv",
+];
+
+/// A bash `case` pattern list (no extended globs) matching a command that names one of
+/// [`APART_WORDS`] as a word, or `SHLVL` or `PPID` anywhere.
+fn bash_apart_patterns() -> String {
+    // a word ends where a character other than these is
+    let w = "[![:alnum:]_./-]";
+    APART_WORDS
+        .iter()
+        .flat_map(|k| {
+            [
+                k.to_string(),
+                format!("{k}{w}*"),
+                format!("*{w}{k}"),
+                format!("*{w}{k}{w}*"),
+            ]
+        })
+        .chain(["*SHLVL*".to_string(), "*PPID*".to_string()])
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
 /// The bash script, with the launcher and what the user had baked in.
+///
+/// For a command, the output of the command's own bash goes through the filter, a
+/// coprocess (disowned: the command's `wait` and `jobs` do not see it); bash then runs the
+/// command itself, so `$0`, `$$`, `$PPID`, `$SHLVL`, error messages and the `$?` and `$_` it
+/// starts with are bash's own. An exit trap writes the exit marker with the command's
+/// status, closes the filter's input and waits until the filter has printed and exited, so
+/// Codex never sees the shell exit before the output. A command naming one of
+/// [`APART_WORDS`] (or `SHLVL`, `PPID`) runs in a second bash whose output goes through the
+/// filter, as bash itself would run it; so does every command when the user had a
+/// `BASH_ENV` of their own (the second bash reads it as bash does: sourced from here, bash
+/// would leave its path in `$_`), and when bash is older than 5 (which cannot parse the
+/// coprocess lines: macOS's `/bin/bash` is 3.2).
 pub fn script(launcher: &str, previous: &Previous) -> String {
     let q = tokenjuice_core::shell::quote;
-    let chain = match &previous.bash_env {
-        Some(p) => format!("[ -r {0} ] && . {0}\n", q(p)),
-        None => String::new(),
+    let launcher = q(launcher);
+    let give_back = previous.give_back("    ");
+    let second_shell = |indent: &str| {
+        format!(
+            "{indent}__tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
+{indent}{{ SHLVL=$(( SHLVL - 1 )) \"${{BASH:-/bin/bash}}\" -c \"$BASH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit \"$__tj_rc\"; }} 2>&1 \\
+{indent}  | {launcher} --codex-filter=\"$__tj_n\" \"$BASH_EXECUTION_STRING\"
+{indent}exit \"${{PIPESTATUS[0]}}\"
+"
+        )
+    };
+    let run_apart = format!(
+        "{give_back}    if [ ! -t 1 ] && [ -x {launcher} ]; then\n{}    fi\n    ;;\n",
+        second_shell("      ")
+    );
+    // bash 5 syntax (`{var}>&1`, coproc), in an `eval` so that an older bash, which takes
+    // the second-bash route, can still parse this file
+    let in_shell = format!(
+        "__tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
+exec {{__tj_o}}>&1
+coproc __TJ_F {{ exec {launcher} --codex-filter=\"$__tj_n\" \"$BASH_EXECUTION_STRING\" 8>&1 >&\"$__tj_o\" {{__tj_o}}>&-; }}
+disown
+exec >&\"${{__TJ_F[1]}}\" 2>&1 {{__tj_o}}>&- {{__TJ_F[1]}}>&-
+trap \"printf '\\\\036TJEXIT:%s:%d\\\\036' $__tj_n \\$? || :; exec >&- 2>&-; read -r -u ${{__TJ_F[0]}} __tj_d || :\" EXIT
+unset __tj_n __tj_o __TJ_F __TJ_F_PID
+"
+    );
+    let (keep, branches, restore) = match &previous.bash_env {
+        Some(p) => (
+            format!("[ -r {0} ] && . {0}\n", q(p)),
+            format!("  *)\n{run_apart}"),
+            String::new(),
+        ),
+        None => (
+            "__tj_s=(\"$?\" \"$_\")\n".to_string(),
+            format!(
+                "  {apart})
+{run_apart}  *)
+{give_back}    if [ ! -t 1 ] && [ -x {launcher} ]; then
+      if [ \"${{BASH_VERSINFO[0]:-0}}\" -ge 5 ]; then
+        eval {in_shell}
+      else
+{older}      fi
+    fi
+    ;;
+",
+                apart = bash_apart_patterns(),
+                in_shell = q(&in_shell),
+                older = second_shell("        "),
+            ),
+            "# the command starts with the status and `$_` bash started with (kept at 0 when
+# errexit is on, where a status would stop the shell)
+__tj_end() { unset -f __tj_end; unset __tj_s; [[ -o errexit ]] || return \"$1\"; }
+__tj_end \"${__tj_s[@]}\"
+"
+            .to_string(),
+        ),
     };
     format!(
         "{SCRIPT_MARK} (written by `tokenjuice install codex`; `tokenjuice uninstall codex` removes it; do not edit).
-# Bash reads this before `bash -c '<command>'`. The command runs unchanged in the same bash
-# program with the same environment (the user's BASH_ENV and ZDOTDIR given back, SHLVL as
-# it would be); its output goes through tokenjuice, then an exit marker; bash exits with the
-# command's status.
-{origin}{chain}case \"${{BASH_EXECUTION_STRING-}}\" in
+# Bash reads this before `bash -c '<command>'`. For a command, the user's BASH_ENV and ZDOTDIR
+# are given back, this bash's output goes through tokenjuice and bash goes on to run the
+# command unchanged; at exit it writes an exit marker with the command's status and waits
+# for tokenjuice to print. A command that names exec, trap, coproc, a shell, env, printenv,
+# SHLVL or PPID (and every command, when the user had a BASH_ENV of their own or bash is
+# older than 5) runs in a second bash instead, exactly as bash would run it, its output
+# sent through tokenjuice.
+{origin}{keep}case \"${{BASH_EXECUTION_STRING-}}\" in
   ''|__CODEX_SNAPSHOT_*) ;;
   *{SNAPSHOT_MARK}*)
     # Codex taking its shell snapshot, not a command: it runs here, as without tokenjuice
 {give_back}    ;;
-  *)
-{give_back}    if [ ! -t 1 ] && [ -x {launcher} ]; then
-      __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
-      {{ SHLVL=$(( SHLVL - 1 )) \"${{BASH:-/bin/bash}}\" -c \"$BASH_EXECUTION_STRING\" \"$0\"; __tj_rc=$?; printf '\\036TJEXIT:%s:%d\\036' \"$__tj_n\" \"$__tj_rc\"; exit \"$__tj_rc\"; }} 2>&1 \\
-        | {launcher} --codex-filter=\"$__tj_n\" \"$BASH_EXECUTION_STRING\"
-      exit \"${{PIPESTATUS[0]}}\"
-    fi
-    ;;
-esac
-",
+{branches}esac
+{restore}",
         origin = previous.origin_line(),
-        give_back = previous.give_back("    "),
-        launcher = q(launcher)
     )
 }
 
@@ -190,7 +278,7 @@ __tj_ours=$ZDOTDIR
 __tj_run=
 case ${{ZSH_EXECUTION_STRING-}} in
   ''|__CODEX_SNAPSHOT_*|*{SNAPSHOT_MARK}*) ;;
-  *TRAP*|*zshexit*|*coproc*|*SHLVL*|*PPID*|(|*[^[:alnum:]_./-])(exec|trap|bash|zsh|sh|dash|ksh|fish|env|printenv)(|[^[:alnum:]_./-]*))
+  *TRAP*|*zshexit*|*SHLVL*|*PPID*|(|*[^[:alnum:]_./-])({words})(|[^[:alnum:]_./-]*))
     [[ ! -t 1 && -x {launcher} ]] && __tj_run=apart ;;
   *) [[ ! -t 1 && -x {launcher} ]] && __tj_run=here ;;
 esac
@@ -252,7 +340,8 @@ esac
 ",
         origin = previous.origin_line(),
         give_back = previous.give_back(""),
-        launcher = q(launcher)
+        launcher = q(launcher),
+        words = APART_WORDS.join("|"),
     )
 }
 
