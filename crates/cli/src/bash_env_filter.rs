@@ -3,15 +3,15 @@
 //!
 //! Codex runs every model command as `bash -c '<command>'` with the environment from
 //! `shell_environment_policy`; tokenjuice sets `BASH_ENV` there to a script of ours. Bash
-//! sources it before the command: the script runs the command unchanged in a subshell of
-//! that same bash (Codex's PATH, working directory, snapshot and sandbox), sends its output
-//! through this filter followed by an exit marker carrying a per-run nonce, and exits with
-//! the command's status. For a zsh user the filter is instead the coprocess of the command's
-//! own zsh, which writes the marker from an exit trap and waits for the filter to exit
-//! (`tokenjuice_hosts::codex_env`). Droid runs each command under a supervisor shell; the
-//! script (set through a SessionStart hook) sends that shell's output here and writes the
-//! marker when it exits (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command
-//! as the model wrote it, before bash started.
+//! sources it before the command: the script starts this filter as a coprocess of that bash
+//! (Codex's PATH, working directory, snapshot and sandbox) and sends the bash's output here;
+//! bash runs the command, and an exit trap writes an exit marker carrying a per-run nonce
+//! and the command's status, then waits for the filter to exit (zsh the same through
+//! `ZDOTDIR`; some commands run in a second shell piped here: `tokenjuice_hosts::codex_env`).
+//! Droid runs each command under a supervisor shell; the script (set through a SessionStart
+//! hook) sends that shell's output here and writes the marker when it exits
+//! (`tokenjuice_hosts::droid_env`). Permissions were decided by the host on the command as
+//! the model wrote it, before bash started.
 //!
 //! The filter holds the output until the marker, then prints the reduction (only when it is
 //! smaller and fits the host's cut, with no exit line: both hosts print the exit code). While the command

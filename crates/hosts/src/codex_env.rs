@@ -7,15 +7,15 @@
 //! `<shell> -c` that sources its shell snapshot and `exec`s it.
 //!
 //! - bash: tokenjuice sets `BASH_ENV` to a script of its own. Bash reads that script before
-//!   running the command: the script runs the command unchanged in a subshell of the same
-//!   bash and sends the output through `tokenjuice --codex-filter`, then exits with the
-//!   command's status.
-//! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` sends the output
-//!   of the command's zsh through `tokenjuice --codex-filter` (a coprocess), gives the user's
-//!   `ZDOTDIR` back and reads the user's `.zshenv` in place; zsh then goes on as it would
-//!   have (the user's other start-up files, then the command, in the same process), and an
-//!   exit trap writes the exit marker and waits for the filter. A command that could undo
-//!   that trap (`exec`, `trap`, …) runs in a second zsh as bash's does. Where it does not run
+//!   running the command: the script sends that bash's output through `tokenjuice
+//!   --codex-filter` (a coprocess) and sets an exit trap that writes the exit marker and
+//!   waits for the filter; bash then runs the command itself. A command that could undo the
+//!   trap or would show it (`exec`, `trap`, a shell, `env`, …) runs in a second bash whose
+//!   output goes through the filter, and the script exits with the command's status.
+//! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` does the same for
+//!   the command's zsh, gives the user's `ZDOTDIR` back and reads the user's `.zshenv` in
+//!   place; zsh then goes on as it would have (the user's other start-up files, then the
+//!   command, in the same process). A command with one of the same words runs in a second zsh. Where it does not run
 //!   the command (Codex's snapshot wrapper, a terminal session, an interactive zsh), it reads
 //!   the user's `.zshenv` in place and steps aside.
 //!
