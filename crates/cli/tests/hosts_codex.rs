@@ -59,6 +59,21 @@ fn shell_flag_with(
     vars: &[(&str, &std::path::Path)],
     cmd: &str,
 ) -> (String, i32) {
+    let out = shell_command(w, shell, flag, vars, cmd).output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// `<shell> <flag> <cmd>` in the test's home, a clean environment and `vars`, not started.
+fn shell_command(
+    w: &World,
+    shell: &str,
+    flag: &str,
+    vars: &[(&str, &std::path::Path)],
+    cmd: &str,
+) -> Command {
     let mut c = Command::new(shell);
     c.arg(flag)
         .arg(cmd)
@@ -71,11 +86,7 @@ fn shell_flag_with(
     for (k, v) in vars {
         c.env(k, v);
     }
-    let out = c.output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    c
 }
 
 fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
@@ -169,16 +180,7 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
 
 /// `bash -c <cmd>` as Codex runs it with the installed BASH_ENV script, stdout piped.
 fn spawn_through_script(w: &World, script: &std::path::Path, cmd: &str) -> std::process::Child {
-    Command::new("bash")
-        .arg("-c")
-        .arg(cmd)
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("SHLVL", "1")
-        .env("BASH_ENV", script)
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
+    shell_command(w, "bash", "-c", &[("BASH_ENV", script)], cmd)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap()
@@ -455,18 +457,17 @@ fn runs_in_the_shell_codex_started(shell: &str) {
     // still comes through
     let out_path = w.tmp.path().join("bg.out");
     let started = std::time::Instant::now();
-    let status = Command::new(shell)
-        .args(["-c", "(sleep 3; echo late-line) & seq 1 3000"])
-        .env_clear()
-        .env("PATH", system_path())
-        .env("HOME", &w.home)
-        .env("TOKENJUICE_STATS", "0")
-        .env("TOKENJUICE_HOME", w.tmp.path().join("store"))
-        .envs(vars)
-        .stdout(std::fs::File::create(&out_path).unwrap())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap();
+    let status = shell_command(
+        &w,
+        shell,
+        "-c",
+        &vars,
+        "(sleep 3; echo late-line) & seq 1 3000",
+    )
+    .stdout(std::fs::File::create(&out_path).unwrap())
+    .stderr(std::process::Stdio::null())
+    .status()
+    .unwrap();
     let took = started.elapsed();
     assert_eq!(status.code(), Some(0));
     let text = w.read(&out_path);

@@ -15,9 +15,9 @@
 //! - zsh: tokenjuice sets `ZDOTDIR` to a folder of its own whose `.zshenv` does the same for
 //!   the command's zsh, gives the user's `ZDOTDIR` back and reads the user's `.zshenv` in
 //!   place; zsh then goes on as it would have (the user's other start-up files, then the
-//!   command, in the same process). A command with one of the same words runs in a second zsh. Where it does not run
-//!   the command (Codex's snapshot wrapper, a terminal session, an interactive zsh), it reads
-//!   the user's `.zshenv` in place and steps aside.
+//!   command, in the same process). A command with one of the same words runs in a second
+//!   zsh. Where it does not run the command (Codex's snapshot wrapper, a terminal session, an
+//!   interactive zsh), it reads the user's `.zshenv` in place and steps aside.
 //!
 //! Codex decided approval, sandbox and exec-policy rules on the command as the model wrote
 //! it, before the shell started; PATH, working directory and the shell snapshot are Codex's.
@@ -158,8 +158,8 @@ fn bash_apart_patterns() -> String {
 /// [`APART_WORDS`] (or `SHLVL`, `PPID`) runs in a second bash whose output goes through the
 /// filter, as bash itself would run it; so does every command when the user had a
 /// `BASH_ENV` of their own (the second bash reads it as bash does: sourced from here, bash
-/// would leave its path in `$_`), and when bash is older than 5 (which cannot parse the
-/// coprocess lines: macOS's `/bin/bash` is 3.2).
+/// would leave its path in `$_`), and when bash is older than 5 (macOS's `/bin/bash` is
+/// 3.2, without `{var}>&` redirections; only bash 5.2 ran these scripts here).
 pub fn script(launcher: &str, previous: &Previous) -> String {
     let q = tokenjuice_core::shell::quote;
     let launcher = q(launcher);
@@ -178,7 +178,7 @@ pub fn script(launcher: &str, previous: &Previous) -> String {
         second_shell("      ")
     );
     // bash 5 syntax (`{var}>&1`, coproc), in an `eval` so that an older bash, which takes
-    // the second-bash route, can still parse this file
+    // the second-bash route, never has to parse it
     let in_shell = format!(
         "__tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\"
 exec {{__tj_o}}>&1
