@@ -227,6 +227,32 @@ fn case(
     }
 }
 
+/// A command that starts a background child and ends: the child keeps the output pipe open
+/// and prints after the shell has gone.
+fn background_child() -> Scenario {
+    Scenario {
+        name: "a background child",
+        command: "(sleep 2; echo late) & echo started".into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    }
+}
+
+/// The call that left a background child returned as soon as the shell ended (Codex's
+/// `Wall time` under a second, the child sleeping 2 s), with and without tokenjuice: the
+/// filter does not wait for the child's end (the comparison leaves the wall time out).
+fn returns_before_its_background_child(case: &Case, without: &drive::Run, with: &drive::Run) {
+    for (run, which) in [(without, "without"), (with, "with")] {
+        let text = read_for(case, run, "a background child");
+        let secs: f64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Wall time: ")?.strip_suffix(" seconds"))
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no wall time ({which} tokenjuice): {text}"));
+        assert!(secs < 1.0, "{which} tokenjuice, held {secs} s: {text}");
+    }
+}
+
 /// What the model read for the scenario called `name`.
 fn read_for<'a>(case: &Case, run: &'a drive::Run, name: &str) -> &'a str {
     let i = case
@@ -290,6 +316,9 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({}),
         judge: Judge::Same,
     });
+    // a background child the command leaves behind: the call returns when the shell ends,
+    // and what the child prints later reaches the model as it does without tokenjuice
+    scs.push(background_child());
     scs.push(Scenario {
         name: "an exit trap",
         command: "trap 'echo trap-ran' EXIT; seq 1 3000; exit 3".into(),
@@ -351,10 +380,11 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
         report: true,
         version: |a| support::npm_bin_version(a, "codex"),
     };
-    let (without, _) = drive::compare(&case, &agent);
+    let (without, with) = drive::compare(&case, &agent);
     // the snapshot did carry the login file's variable (the same in both sessions)
     let snapshot = read_for(&case, &without, "the login shell's snapshot");
     assert!(snapshot.contains("from-profile no-function"), "{snapshot}");
+    returns_before_its_background_child(&case, &without, &with);
 }
 
 #[test]
@@ -399,6 +429,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
             extra: json!({}),
             judge: Judge::Same,
         },
+        background_child(),
         Scenario {
             // an exit trap of the command's own, and `exec`: the route steps back for them
             name: "an exit trap and exec",
@@ -427,7 +458,8 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         setup_zsh,
         spec_zsh,
     );
-    drive::compare(&case, &agent);
+    let (without, with) = drive::compare(&case, &agent);
+    returns_before_its_background_child(&case, &without, &with);
     // doctor, as that user, names the route and proves it
     let report = doctor_as(&support::zsh().expect("zsh"), setup_zsh);
     assert!(
