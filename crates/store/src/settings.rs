@@ -118,8 +118,16 @@ impl Settings {
         let doc: toml::Table = match toml::from_str(text) {
             Ok(t) => t,
             Err(e) => {
+                // where: the line the parser stopped at, when it says
+                let at = e
+                    .span()
+                    .map(|r| {
+                        let before = &text.as_bytes()[..r.start.min(text.len())];
+                        format!(":{}", before.iter().filter(|&&b| b == b'\n').count() + 1)
+                    })
+                    .unwrap_or_default();
                 self.problems.push(format!(
-                    "{origin}: not valid TOML ({}); its [history] settings were ignored",
+                    "{origin}{at}: not valid TOML ({}); its [history] settings were ignored",
                     e.message()
                 ));
                 return;
@@ -308,10 +316,12 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let cfg = t.path().join("tokenjuice/config.toml");
         std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
-        std::fs::write(&cfg, "[history\nretention_days = ").unwrap();
+        std::fs::write(&cfg, "# mine\n[history]\nretention_days = \"7\n").unwrap();
         let s = load(&[("XDG_CONFIG_HOME", t.path().to_str().unwrap())]);
         assert_eq!(s.retention_days, 30);
-        assert!(s.problems[0].contains("not valid TOML"), "{:?}", s.problems);
+        // what and where: the file and the line the parser stopped at
+        let want = format!("{}:3: not valid TOML (", cfg.display());
+        assert!(s.problems[0].starts_with(&want), "{:?}", s.problems);
     }
 
     #[test]
