@@ -484,6 +484,51 @@ fn runs_in_the_shell_codex_started(shell: &str) {
     }
 }
 
+/// A bash older than 5 (macOS's `/bin/bash` is 3.2) must parse the script and take the
+/// second-bash route: the command runs as that bash runs it, its output compacted. No bash
+/// older than 5 is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`
+/// names one (`cargo nextest run --run-ignored only -E 'test(older_than_5)'`); it ran
+/// with bash 3.2.48 built from GNU's source.
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn a_bash_older_than_5_runs_the_command_as_it_would_with_compacted_output() {
+    let old = std::env::var("TOKENJUICE_OLD_BASH")
+        .expect("TOKENJUICE_OLD_BASH must name a bash older than 5");
+    let (version, _) = shell_with(&World::new(), &old, &[], "echo ${BASH_VERSINFO[0]}");
+    let major: u32 = version.trim().parse().expect("a bash");
+    assert!(major < 5, "{old} is bash {major}");
+    let (w, script) = installed();
+    let vars = [("BASH_ENV", script.as_path())];
+    // the same text and status as that bash gives on its own
+    for cmd in [
+        "echo \"[$?] [$_] $0 shlvl=$SHLVL bash_env=${BASH_ENV-unset}\"; bash -c 'echo nested $SHLVL'",
+        "mytool-missing 2>&1; exit 4",
+        "sleep 0.1 & wait; jobs; echo waited $?",
+        "trap 'echo trap-ran' EXIT; seq 1 3; exit 3",
+        "echo before; exec seq 1 3",
+        "set -e; false; echo never",
+        "cd / && pwd; cat <<'EOF'\nliteral $HOME\nEOF",
+    ] {
+        assert_eq!(
+            shell_with(&w, &old, &vars, cmd),
+            shell_with(&w, &old, &[], cmd),
+            "{cmd}"
+        );
+    }
+    // and a long output comes compacted, the status kept
+    let (text, code) = shell_with(
+        &w,
+        &old,
+        &vars,
+        "seq 1 3000; echo 'error: disk full' >&2; exit 3",
+    );
+    assert_eq!(code, 3);
+    assert!(
+        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_zdotdir_the_user_set_for_codex_is_given_back_to_commands_and_by_uninstall() {
     let (w, dir) = with_config(CONFIG);

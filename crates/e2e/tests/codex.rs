@@ -513,6 +513,76 @@ fn codex_fish_user_gets_the_bash_route() {
     );
 }
 
+/// A user whose login shell is a bash older than 5 (macOS's `/bin/bash` is 3.2): the script
+/// must parse there and take its second-bash route. No such bash is packaged where CI runs,
+/// so this runs only when `TOKENJUICE_OLD_BASH` names one (`--run-ignored only`).
+fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
+    spec_as(agent, p, calls, &old)
+}
+
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn codex_user_of_a_bash_older_than_5_gets_the_second_bash_route() {
+    let Some(agent) = support::agent_or_skip("codex") else {
+        return;
+    };
+    let old = std::env::var("TOKENJUICE_OLD_BASH")
+        .expect("TOKENJUICE_OLD_BASH must name a bash older than 5");
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
+        if s.name == "non-zero exit" {
+            s.judge = Judge::SameLines;
+        }
+        s
+    }));
+    scs.extend(scenarios::permissions());
+    scs.extend([
+        Scenario {
+            name: "the shell Codex runs",
+            command: "echo \"[$?] [$_] $0 ${BASH_VERSINFO[0]} shlvl=$SHLVL bash_env=${BASH_ENV-unset}\"; bash -c 'echo nested $SHLVL'".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "a job the command waits for",
+            command: "sleep 0.2 & wait; jobs; echo waited $?".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "an exit trap and exec",
+            command: "trap 'echo trap-ran' EXIT; seq 1 3000; exec bash -c 'exit 3'".into(),
+            extra: json!({}),
+            judge: Judge::Compacts(&["3000", "trap-ran"]),
+        },
+        background_child(),
+        scenarios::failing_over_10k(),
+    ]);
+    let case = case(
+        "BASH_ENV for a user of a bash older than 5 (the second-bash route)",
+        scs,
+        setup,
+        spec_old_bash,
+    );
+    let (without, with) = drive::compare(&case, &agent);
+    returns_before_its_background_child(&case, &without, &with);
+    // it was that bash that ran the commands
+    let shell = read_for(&case, &without, "the shell Codex runs");
+    let major = shell
+        .lines()
+        .find(|l| l.starts_with('['))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|v| v.parse::<u32>().ok());
+    assert!(major.is_some_and(|m| m < 5), "{shell}");
+    let report = doctor_as(&old, setup);
+    assert!(
+        report.contains("bash with tokenjuice's BASH_ENV compacted")
+            && report.contains("health: ok"),
+        "{report}"
+    );
+}
+
 /// A user whose login shell is `sh`: Codex runs their commands with it, tokenjuice's route
 /// does not apply, and the model gets exactly what it got without tokenjuice; `doctor` says
 /// nothing is compacted.

@@ -159,7 +159,8 @@ fn bash_apart_patterns() -> String {
 /// filter, as bash itself would run it; so does every command when the user had a
 /// `BASH_ENV` of their own (the second bash reads it as bash does: sourced from here, bash
 /// would leave its path in `$_`), and when bash is older than 5 (macOS's `/bin/bash` is
-/// 3.2, without `{var}>&` redirections; only bash 5.2 ran these scripts here).
+/// 3.2, without `{var}>&` redirections; shown with bash 3.2.48 and 4.4 built from GNU's
+/// source, outside Codex and in the real Codex, by tests that need `TOKENJUICE_OLD_BASH`).
 pub fn script(launcher: &str, previous: &Previous) -> String {
     let q = tokenjuice_core::shell::quote;
     let launcher = q(launcher);
