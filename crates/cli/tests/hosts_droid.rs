@@ -406,3 +406,56 @@ fn doctor_warns_of_a_script_an_older_tokenjuice_wrote() {
         t.replacen("# the shell waits for tokenjuice to finish.", "#", 1)
     });
 }
+
+/// A bash older than 5 reads `BASH_ENV` before it sets `$0` and the arguments, so the script
+/// cannot tell Droid's command shell there: it gives `BASH_ENV` back (the user's, or none)
+/// and the command runs with the output and environment it would have had. No bash older
+/// than 5 is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH` names one
+/// (`cargo nextest run --run-ignored only -E 'test(older_than_5)'`).
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn a_bash_older_than_5_is_left_alone_with_its_environment_given_back() {
+    let old = std::env::var("TOKENJUICE_OLD_BASH")
+        .expect("TOKENJUICE_OLD_BASH must name a bash older than 5");
+    let (w, script) = installed();
+    let user_env = w.tmp.path().join("user_env.sh");
+    std::fs::write(&user_env, "export FROM_USER_ENV=yes\n").unwrap();
+    let command = "echo \"${BASH_VERSINFO[0]} bash_env=${BASH_ENV-unset} user=${FROM_USER_ENV-unset}\"; env | grep -c TOKENJUICE_DROID; seq 1 300; exit 7";
+    let run = |vars: &[(&str, &str)]| {
+        let mut c = Command::new(&old);
+        c.env_clear()
+            .args(["-c", RUN_COMMAND, SUPERVISOR, "1", &old, command])
+            .env("HOME", &w.home)
+            .env("PATH", system_path());
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let ours = script.display().to_string();
+    let mine = user_env.display().to_string();
+    for (with, without) in [
+        (vec![("BASH_ENV", ours.as_str())], vec![]),
+        (
+            vec![
+                ("BASH_ENV", ours.as_str()),
+                ("TOKENJUICE_DROID_BASH_ENV", mine.as_str()),
+            ],
+            vec![("BASH_ENV", mine.as_str())],
+        ),
+    ] {
+        let (a, b) = (run(&with), run(&without));
+        assert!(
+            a.0.lines().next().is_some_and(|l| l.as_bytes()[0] < b'5'),
+            "{}",
+            a.0
+        );
+        assert_eq!(a, b, "{with:?}");
+        assert_eq!(a.0.lines().count(), 302, "untouched");
+    }
+}

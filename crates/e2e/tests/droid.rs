@@ -236,3 +236,103 @@ fn droid_refuses_the_same_commands_with_and_without_tokenjuice() {
         );
     }
 }
+
+/// `argv` run in a mount namespace where `/bin/bash` is `TOKENJUICE_OLD_BASH`.
+fn with_old_bash(argv: Vec<String>) -> Vec<String> {
+    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
+    let mut wrapped = vec![
+        "unshare".to_string(),
+        "-m".into(),
+        "sh".into(),
+        "-c".into(),
+        "mount --bind \"$0\" /bin/bash && exec \"$@\"".into(),
+        old,
+    ];
+    wrapped.extend(argv);
+    wrapped
+}
+
+fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let mut s = spec(agent, p, calls);
+    s.argv = with_old_bash(s.argv);
+    s
+}
+
+/// Droid runs every command with `/bin/bash`; a bash older than 5 reads the script before it
+/// sets `$0`, so the script cannot tell Droid's command shell there and steps aside, giving
+/// `BASH_ENV` back (macOS's `/bin/bash` is 3.2). With such a bash the model
+/// reads exactly what it reads without tokenjuice, and `doctor droid` says nothing is
+/// compacted. No such bash is packaged where CI runs, so this runs only when
+/// `TOKENJUICE_OLD_BASH` names one (`--run-ignored only`); it needs a mount namespace.
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn droid_with_a_bash_older_than_5_is_left_as_it_is_and_doctor_says_so() {
+    let Some(agent) = support::agent_or_skip("droid") else {
+        return;
+    };
+    let mut scs: Vec<Scenario> = scenarios::compaction()
+        .into_iter()
+        .map(|mut s| {
+            s.judge = if s.name == "failing test run" {
+                // the test run's own time differs from run to run
+                Judge::SameShape(&["FAILED (failures=1)", "42 != 43"])
+            } else {
+                Judge::Same
+            };
+            s
+        })
+        .collect();
+    scs.extend(scenarios::semantics());
+    scs.push(Scenario {
+        name: "the shell Droid runs",
+        command: "echo \"${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]} shlvl=$SHLVL\"".into(),
+        extra: json!({}),
+        judge: Judge::Same,
+    });
+    let case = Case {
+        host: "droid",
+        wire: Wire::OpenAiChat,
+        mechanism: "BASH_ENV from a SessionStart hook, with a /bin/bash older than 5",
+        scenarios: scs,
+        args,
+        setup,
+        spec: spec_old_bash,
+        report: false,
+        version: |a| vec![a.dir.join(DROID).display().to_string(), "--version".into()],
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    let i = case
+        .scenarios
+        .iter()
+        .position(|s| s.name == "the shell Droid runs")
+        .unwrap();
+    let shell = &without.outcome.results[i].text;
+    let major = shell
+        .lines()
+        .next()
+        .and_then(|l| l.split('.').next())
+        .and_then(|m| m.parse::<u32>().ok());
+    assert!(major.is_some_and(|m| m < 5), "{shell}");
+    // doctor, with that bash as /bin/bash, says the script steps aside
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(tmp.path());
+    std::fs::create_dir_all(&p.home).unwrap();
+    std::fs::create_dir_all(&p.project).unwrap();
+    setup(&p);
+    drive::install_host("droid", &p.home, &p.project, None);
+    let argv = with_old_bash(vec![
+        support::tokenjuice().display().to_string(),
+        "doctor".into(),
+        "droid".into(),
+    ]);
+    let out = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .env("HOME", &p.home)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("is not bash 5 or later") && !report.contains("health: ok"),
+        "{report}"
+    );
+}

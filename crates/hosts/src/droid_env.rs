@@ -15,8 +15,9 @@
 //! as Droid merges them) through `tokenjuice --droid-filter`, and when the supervisor exits
 //! writes an exit marker and waits for the filter. The command, its working folder, PATH
 //! and environment are Droid's. Commands started with `fireAndForget` do not go through the
-//! supervisor and are left alone, as are bash older than 4.4 (macOS's `/bin/bash` 3.2),
-//! which cannot wait for the filter.
+//! supervisor and are left alone, as is every shell of a bash older than 5 (macOS's
+//! `/bin/bash` is 3.2): it reads `BASH_ENV` before it sets `$0` and the arguments, so the
+//! script cannot tell the supervisor there, and gives `BASH_ENV` back.
 
 use std::path::PathBuf;
 
@@ -56,14 +57,19 @@ pub fn script(launcher: &str) -> String {
 # {SUPERVISOR}, the command is $3): the BASH_ENV the session had is put back, the
 # shell's output goes through tokenjuice, and when the shell exits an exit marker follows and
 # the shell waits for tokenjuice to finish. The command runs as Droid wrote it.
-if [ \"$0\" = {SUPERVISOR} ] && [ -n \"${{3-}}\" ] && [ -z \"${{__tj_droid-}}\" ]; then
+# A bash older than 5 reads this file before it sets $0 and the arguments, so it cannot
+# tell that shell from another: there it gives everything back and does nothing.
+if [ \"${{BASH_VERSINFO[0]:-0}}\" -lt 5 ]; then
+  if [ -n \"${{{USER_BASH_ENV}+x}}\" ]; then export BASH_ENV=\"${USER_BASH_ENV}\"; else unset BASH_ENV; fi
+  unset {USER_BASH_ENV}
+  if [ -n \"${{BASH_ENV-}}\" ] && [ -r \"$BASH_ENV\" ]; then . \"$BASH_ENV\"; fi
+elif [ \"$0\" = {SUPERVISOR} ] && [ -n \"${{3-}}\" ] && [ -z \"${{__tj_droid-}}\" ]; then
   __tj_droid=1
   if [ -n \"${{{USER_BASH_ENV}+x}}\" ]; then export BASH_ENV=\"${USER_BASH_ENV}\"; else unset BASH_ENV; fi
   unset {USER_BASH_ENV}
   if [ -n \"${{BASH_ENV-}}\" ] && [ -r \"$BASH_ENV\" ]; then . \"$BASH_ENV\"; fi
-  # not to a terminal; tokenjuice still there; bash 4.4 or later (it waits for tokenjuice)
-  if [ ! -t 1 ] && [ -x {launcher} ] \\
-    && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+  # not to a terminal; tokenjuice still there
+  if [ ! -t 1 ] && [ -x {launcher} ]; then
     __tj_n=\"${{SRANDOM:-$RANDOM}}$RANDOM$$\" __tj_self=$BASHPID
     exec > >(exec {launcher} --droid-filter=\"$__tj_n\" \"$3\") 2>&1
     __tj_p=$!

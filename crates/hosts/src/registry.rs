@@ -509,7 +509,7 @@ pub static HOOK_HOSTS: &[HookSpec] = &[
         tools: &[],
         answer: Answer::None,
         dialect: Dialect::Claude,
-        note: Some("Droid decides a command's risk and permission on the command as the model wrote it; a SessionStart hook points BASH_ENV at a script that, only in the shell Droid runs each command under, sends the output through tokenjuice. New sessions only; fireAndForget commands and bash older than 4.4 are left alone"),
+        note: Some("Droid decides a command's risk and permission on the command as the model wrote it; a SessionStart hook points BASH_ENV at a script that, only in the shell Droid runs each command under, sends the output through tokenjuice. New sessions only; fireAndForget commands and bash older than 5 are left alone"),
         proven: Some(("droid", &["0.225"])),
         // Droid 0.225 shows an output of up to 12,000 characters whole; a longer one becomes
         // its summary (`CutShape::DroidSummary`: keyword lines with 10 lines around each and

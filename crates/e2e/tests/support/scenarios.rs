@@ -236,6 +236,15 @@ pub fn normalize(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         + if out.ends_with('\n') { "\n" } else { "" };
+    // Droid's command shell under a bash older than 5 now and then reports the end of its
+    // own watcher job (`factory-execute-supervisor: line 26:  4070 Terminated  watch_owner`),
+    // with or without tokenjuice, as the timing falls
+    let out: String = out
+        .split_inclusive('\n')
+        .filter(|l| {
+            !(l.starts_with("factory-execute-supervisor: line ") && l.contains(" Terminated "))
+        })
+        .collect();
     // files a host names per run (Copilot's saved output: time, pid and a uuid in the name)
     // and Droid's (a temporary directory and a uuid)
     let mut out = out;

@@ -1,5 +1,5 @@
 //! Droid (BASH_ENV from a SessionStart hook), after the generic entry and launcher checks:
-//! the script is ours and its launcher runs, bash is 4.4 or later, the installed hook — run
+//! the script is ours and its launcher runs, bash is 5 or later, the installed hook — run
 //! as Droid runs it, on a SessionStart payload naming an env file — adds `BASH_ENV` there and
 //! prints nothing, and a shell started as Droid starts a command's supervisor shell
 //! (`$0` = `factory-execute-supervisor`, the command in `$3`) with that environment
@@ -117,7 +117,8 @@ pub(super) fn check(d: &mut Diagnosis, spec: &'static HookSpec, command: &str, e
 }
 
 /// Droid runs commands with `/bin/bash` (else `/usr/bin/bash`, else `bash`); the script
-/// needs 4.4 to wait for the filter and steps aside before that.
+/// acts only in bash 5 or later (an older bash reads it before it sets `$0`, so the
+/// script cannot tell Droid's command shell there) and steps aside before that.
 fn bash_version(d: &mut Diagnosis) {
     let bash = ["/bin/bash", "/usr/bin/bash"]
         .into_iter()
@@ -135,13 +136,13 @@ fn bash_version(d: &mut Diagnosis) {
         .filter_map(|w| w.parse().ok())
         .collect();
     match v.as_slice() {
-        [major, minor] if (*major, *minor) >= (4, 4) => {
-            d.fact(format!("{bash} is bash {major}.{minor} (4.4 or later)"))
+        [major, minor] if *major >= 5 => {
+            d.fact(format!("{bash} is bash {major}.{minor} (5 or later)"))
         }
         _ => d.problem(
             Health::Disabled,
-            format!("{bash} is not bash 4.4 or later ({:?}): the script steps aside, so nothing is compacted", text.trim()),
-            "install bash 4.4 or later as /bin/bash (Droid runs commands with it), or `tokenjuice uninstall droid`",
+            format!("{bash} is not bash 5 or later ({:?}): the script steps aside, so nothing is compacted", text.trim()),
+            "install bash 5 or later as /bin/bash (Droid runs commands with it), or `tokenjuice uninstall droid`",
         ),
     }
 }
