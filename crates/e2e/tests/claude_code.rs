@@ -240,6 +240,63 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
     assert!(support::ran_zshrc(alias), "{alias}");
 }
 
+/// A user whose `SHELL` is a bash older than 5 (macOS's `/bin/bash` is 3.2), which Claude
+/// Code runs its shell lines with: the prefix compacts there too and nothing else changes.
+/// No such bash is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`
+/// names one (`--run-ignored only -E 'test(older_than_5)'`).
+fn setup_old_bash(p: &Paths) {
+    setup(p);
+    let path = p.home.join(".claude/settings.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["permissions"]["allow"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("Bash(nosuchcommand-tj:*)"));
+    std::fs::write(path, v.to_string()).unwrap();
+}
+
+fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
+    spec_with_shell(agent, p, calls, Some(&old))
+}
+
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn claude_code_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("claude-code") else {
+        return;
+    };
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::permissions());
+    scs.extend([
+        Scenario {
+            name: "the shell Claude runs",
+            // Claude refuses to run a variable it cannot check: the shell names itself in
+            // its message for a missing command
+            command: "nosuchcommand-tj".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        scenarios::failing_over_10k(),
+    ]);
+    let case = Case {
+        host: "claude-code",
+        wire: Wire::Anthropic,
+        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a user of a bash older than 5",
+        scenarios: scs,
+        args: support::tool_args,
+        setup: setup_old_bash,
+        spec: spec_old_bash,
+        report: false,
+        version: |a| support::npm_bin_version(a, "claude"),
+    };
+    let (without, _) = drive::compare(&case, &agent);
+    let old = std::env::var("TOKENJUICE_OLD_BASH").unwrap();
+    let shell = &without.outcome.results[case.scenarios.len() - 2].text;
+    assert!(shell.contains(&format!("{old}: ")), "{shell}");
+}
+
 /// A command that runs past the timeout the model gave it (`timeout`, 3 s): Claude moves it
 /// to the background and shows what it printed so far; with background tasks switched off
 /// (`CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1`) it ends it. Either way the model reads the same
