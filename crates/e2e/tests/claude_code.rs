@@ -43,17 +43,47 @@ fn spec(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
 /// A user whose shell is zsh (Claude Code runs its shell lines with `SHELL` when that is bash
 /// or zsh), with an alias and a function in `~/.zshrc`, which Claude's shell snapshot takes.
 fn setup_zsh(p: &Paths) {
+    setup_allowing(p, &["Bash(greet:*)", "Bash(tj_fn:*)"]);
+    support::write_zshrc(&p.home);
+}
+
+/// `setup` with these rules added to the allow list.
+fn setup_allowing(p: &Paths, rules: &[&str]) {
     setup(p);
     let path = p.home.join(".claude/settings.json");
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    for rule in ["Bash(greet:*)", "Bash(tj_fn:*)"] {
+    for rule in rules {
         v["permissions"]["allow"]
             .as_array_mut()
             .unwrap()
             .push(json!(rule));
     }
     std::fs::write(path, v.to_string()).unwrap();
-    support::write_zshrc(&p.home);
+}
+
+/// The shared scenarios, a probe of the user's shell and a failing output over 10k, run as
+/// that user (`setup`, `spec`): the case's scenarios end with the probe and the failure.
+fn another_shell(
+    mechanism: &'static str,
+    probe: Scenario,
+    setup: fn(&Paths),
+    spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
+) -> Case {
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend(scenarios::permissions());
+    scs.extend([probe, scenarios::failing_over_10k()]);
+    Case {
+        host: "claude-code",
+        wire: Wire::Anthropic,
+        mechanism,
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec,
+        report: false,
+        version: |a| support::npm_bin_version(a, "claude"),
+    }
 }
 
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
@@ -211,29 +241,17 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
     let Some(agent) = support::agent_or_skip("claude-code") else {
         return;
     };
-    let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics());
-    scs.extend(scenarios::permissions());
-    scs.extend([
+    let case = another_shell(
+        "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a zsh user",
         Scenario {
             name: "alias and function from .zshrc",
             command: support::ZSHRC_PROBE.into(),
             extra: json!({}),
             judge: Judge::Same,
         },
-        scenarios::failing_over_10k(),
-    ]);
-    let case = Case {
-        host: "claude-code",
-        wire: Wire::Anthropic,
-        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a zsh user",
-        scenarios: scs,
-        args: support::tool_args,
-        setup: setup_zsh,
-        spec: spec_zsh,
-        report: false,
-        version: |a| support::npm_bin_version(a, "claude"),
-    };
+        setup_zsh,
+        spec_zsh,
+    );
     let (without, _) = drive::compare(&case, &agent);
     // the session really ran zsh, with the user's .zshrc
     let alias = &without.outcome.results[case.scenarios.len() - 2].text;
@@ -245,14 +263,7 @@ fn claude_code_zsh_user_model_reads_compacted_output_and_nothing_else_changes() 
 /// No such bash is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`
 /// names one (`--run-ignored only -E 'test(older_than_5)'`).
 fn setup_old_bash(p: &Paths) {
-    setup(p);
-    let path = p.home.join(".claude/settings.json");
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    v["permissions"]["allow"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("Bash(nosuchcommand-tj:*)"));
-    std::fs::write(path, v.to_string()).unwrap();
+    setup_allowing(p, &["Bash(nosuchcommand-tj:*)"]);
 }
 
 fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
@@ -266,10 +277,8 @@ fn claude_code_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_el
     let Some(agent) = support::agent_or_skip("claude-code") else {
         return;
     };
-    let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics());
-    scs.extend(scenarios::permissions());
-    scs.extend([
+    let case = another_shell(
+        "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a user of a bash older than 5",
         Scenario {
             name: "the shell Claude runs",
             // Claude refuses to run a variable it cannot check: the shell names itself in
@@ -278,19 +287,9 @@ fn claude_code_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_el
             extra: json!({}),
             judge: Judge::Same,
         },
-        scenarios::failing_over_10k(),
-    ]);
-    let case = Case {
-        host: "claude-code",
-        wire: Wire::Anthropic,
-        mechanism: "shell prefix (CLAUDE_CODE_SHELL_PREFIX), a user of a bash older than 5",
-        scenarios: scs,
-        args: support::tool_args,
-        setup: setup_old_bash,
-        spec: spec_old_bash,
-        report: false,
-        version: |a| support::npm_bin_version(a, "claude"),
-    };
+        setup_old_bash,
+        spec_old_bash,
+    );
     let (without, _) = drive::compare(&case, &agent);
     let old = std::env::var("TOKENJUICE_OLD_BASH").unwrap();
     let shell = &without.outcome.results[case.scenarios.len() - 2].text;

@@ -253,6 +253,28 @@ fn returns_before_its_background_child(case: &Case, without: &drive::Run, with: 
     }
 }
 
+/// The shared semantics scenarios as Codex gives them: Codex reads a command's stdout and
+/// stderr from two pipes and orders them differently from run to run by itself.
+fn semantics() -> Vec<Scenario> {
+    scenarios::semantics()
+        .into_iter()
+        .map(|mut s| {
+            if s.name == "non-zero exit" {
+                s.judge = Judge::SameLines;
+            }
+            s
+        })
+        .collect()
+}
+
+/// The shared compaction, semantics and permission scenarios.
+fn shared_scenarios() -> Vec<Scenario> {
+    let mut scs = scenarios::compaction();
+    scs.extend(semantics());
+    scs.extend(scenarios::permissions());
+    scs
+}
+
 /// What the model read for the scenario called `name`.
 fn read_for<'a>(case: &Case, run: &'a drive::Run, name: &str) -> &'a str {
     let i = case
@@ -268,16 +290,7 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
     let Some(agent) = support::agent_or_skip("codex") else {
         return;
     };
-    let mut scs = scenarios::compaction();
-    // Codex reads a command's stdout and stderr from two pipes and orders them differently
-    // from run to run by itself
-    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
-        if s.name == "non-zero exit" {
-            s.judge = Judge::SameLines;
-        }
-        s
-    }));
-    scs.extend(scenarios::permissions());
+    let mut scs = shared_scenarios();
     scs.push(Scenario {
         name: "workdir argument",
         command: "pwd".into(),
@@ -395,14 +408,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     if login_shell_user_or_skip("zsh", "zsh user").is_none() {
         return;
     }
-    let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
-        if s.name == "non-zero exit" {
-            s.judge = Judge::SameLines;
-        }
-        s
-    }));
-    scs.extend(scenarios::permissions());
+    let mut scs = shared_scenarios();
     scs.extend([
         Scenario {
             name: "the user's start-up files",
@@ -481,12 +487,7 @@ fn codex_fish_user_gets_the_bash_route() {
         return;
     };
     let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
-        if s.name == "non-zero exit" {
-            s.judge = Judge::SameLines;
-        }
-        s
-    }));
+    scs.extend(semantics());
     scs.push(Scenario {
         name: "the shell Codex runs",
         command: "echo \"$0 ${BASH_VERSION+bash} shlvl=$SHLVL bash_env=${BASH_ENV-unset} zdotdir=${ZDOTDIR-unset}\"".into(),
@@ -529,14 +530,7 @@ fn codex_user_of_a_bash_older_than_5_gets_the_second_bash_route() {
     };
     let old = std::env::var("TOKENJUICE_OLD_BASH")
         .expect("TOKENJUICE_OLD_BASH must name a bash older than 5");
-    let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics().into_iter().map(|mut s| {
-        if s.name == "non-zero exit" {
-            s.judge = Judge::SameLines;
-        }
-        s
-    }));
-    scs.extend(scenarios::permissions());
+    let mut scs = shared_scenarios();
     scs.extend([
         Scenario {
             name: "the shell Codex runs",
