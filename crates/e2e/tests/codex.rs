@@ -227,6 +227,17 @@ fn case(
     }
 }
 
+/// A command (after `before`) that starts a job and waits for it: `wait` returns at once
+/// after it, and `jobs` lists nothing (the filter is no job of the command's).
+fn waited_job(before: &str) -> Scenario {
+    Scenario {
+        name: "a job the command waits for",
+        command: format!("{before}sleep 0.2 & wait; jobs; echo waited $?"),
+        extra: json!({}),
+        judge: Judge::Same,
+    }
+}
+
 /// A command that starts a background child and ends: the child keeps the output pipe open
 /// and prints after the shell has gone.
 fn background_child() -> Scenario {
@@ -323,12 +334,7 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
     // the route runs the command in the bash Codex started, the filter beside it: no job of
     // the command's, the command's status and `$_` as bash starts them; a command with its
     // own exit trap, or `exec`, takes the second-bash route
-    scs.push(Scenario {
-        name: "a job the command waits for",
-        command: "echo \"[$?] [$_]\"; sleep 0.2 & wait; jobs; echo waited $?".into(),
-        extra: json!({}),
-        judge: Judge::Same,
-    });
+    scs.push(waited_job("echo \"[$?] [$_]\"; "));
     // a background child the command leaves behind: the call returns when the shell ends,
     // and what the child prints later reaches the model as it does without tokenjuice
     scs.push(background_child());
@@ -428,13 +434,8 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
             extra: json!({"workdir": "sub"}),
             judge: Judge::Same,
         },
-        Scenario {
-            // the route's filter runs beside the command in its zsh: no job of the command's
-            name: "a job the command waits for",
-            command: "sleep 0.2 & wait; jobs; echo waited $?".into(),
-            extra: json!({}),
-            judge: Judge::Same,
-        },
+        // the route's filter runs beside the command in its zsh: no job of the command's
+        waited_job(""),
         background_child(),
         Scenario {
             // an exit trap of the command's own, and `exec`: the route steps back for them
@@ -538,12 +539,7 @@ fn codex_user_of_a_bash_older_than_5_gets_the_second_bash_route() {
             extra: json!({}),
             judge: Judge::Same,
         },
-        Scenario {
-            name: "a job the command waits for",
-            command: "sleep 0.2 & wait; jobs; echo waited $?".into(),
-            extra: json!({}),
-            judge: Judge::Same,
-        },
+        waited_job(""),
         Scenario {
             name: "an exit trap and exec",
             command: "trap 'echo trap-ran' EXIT; seq 1 3000; exec bash -c 'exit 3'".into(),
