@@ -89,17 +89,36 @@ fn marker_prefix(nonce: &str) -> Vec<u8> {
     format!("\x1eTJEXIT:{nonce}:").into_bytes()
 }
 
-/// The exit code and where the marker starts, when `buf` ends with a whole marker.
-fn find_marker(buf: &[u8], prefix: &[u8]) -> Option<(usize, i32)> {
-    let end = buf.len().checked_sub(1)?;
-    if buf[end] != 0x1e {
-        return None;
-    }
-    let start = buf[..end]
+/// The longest exit status a marker carries (`-2147483648`), and its closing byte.
+const MARKER_TAIL: usize = 12;
+
+/// A whole marker in `buf`, searched for in its last `recent` bytes (and a marker's length
+/// before them): where it starts, where it ends and the exit code. Not only at the end:
+/// a background job of the command, or zsh's `xtrace` tracing the exit trap itself, may
+/// write right after it, in the same read.
+fn find_marker(buf: &[u8], prefix: &[u8], recent: usize) -> Option<(usize, usize, i32)> {
+    let from = buf
+        .len()
+        .saturating_sub(recent + prefix.len() + MARKER_TAIL);
+    let mut end = buf.len();
+    while let Some(i) = buf[from..end]
         .windows(prefix.len())
-        .rposition(|w| w == prefix)?;
-    let code = std::str::from_utf8(&buf[start + prefix.len()..end]).ok()?;
-    Some((start, code.parse().ok()?))
+        .rposition(|w| w == prefix)
+    {
+        let start = from + i;
+        let digits = &buf[start + prefix.len()..];
+        let closed = digits.iter().take(MARKER_TAIL).position(|&b| b == 0x1e);
+        if let Some(n) = closed {
+            if let Some(code) = std::str::from_utf8(&digits[..n])
+                .ok()
+                .and_then(|t| t.parse().ok())
+            {
+                return Some((start, start + prefix.len() + n + 1, code));
+            }
+        }
+        end = start + prefix.len() - 1;
+    }
+    None
 }
 
 pub fn run(args: &[std::ffi::OsString]) -> i32 {
@@ -125,6 +144,8 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
     // held is shown once just before it
     let mut look_up_yield = host == "codex" && !mirror;
     let mut yield_due: Option<Instant> = None;
+    // bytes the last read added (where a marker may be)
+    let mut fresh = 0;
     loop {
         if held.len() > MAX_HELD || shown.len() > MAX_HELD {
             return stream_through(&held, &mut input, &prefix);
@@ -190,6 +211,7 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
                 }
                 last_input = Instant::now();
                 held.extend_from_slice(&chunk[..n]);
+                fresh = n;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => {
@@ -197,7 +219,10 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
                 return 0;
             }
         }
-        if let Some((at, code)) = find_marker(&held, &prefix) {
+        if let Some((at, end, code)) = find_marker(&held, &prefix, fresh) {
+            // what came after the marker was written once the shell had ended (a
+            // background job): it follows the reduction, as it came
+            let after = held.split_off(end);
             held.truncate(at);
             if mirror {
                 let mut out = std::io::stdout().lock();
@@ -206,8 +231,11 @@ pub fn run(args: &[std::ffi::OsString]) -> i32 {
                 if let Some(text) = reduced(host, &command, &shown, code) {
                     replace_file(&mut out, &text);
                 }
+                let _ = out.write_all(&after).and_then(|()| out.flush());
             } else {
                 print_reduced(host, &command, &held, code);
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&after).and_then(|()| out.flush());
             }
             drain_detached(&mut input);
             return 0;
@@ -387,9 +415,11 @@ fn stream_through(held: &[u8], input: &mut impl Read, prefix: &[u8]) -> i32 {
     let mut chunk = vec![0u8; 64 * 1024];
     // at most a marker's length is kept back, in case it is the marker's start
     let keep = prefix.len() + 16;
+    let mut fresh = pending.len();
     loop {
-        if let Some((at, _)) = find_marker(&pending, prefix) {
+        if let Some((at, end, _)) = find_marker(&pending, prefix, fresh) {
             let _ = out.write_all(&pending[..at]);
+            let _ = out.write_all(&pending[end..]);
             let _ = out.flush();
             drop(out);
             drain_detached(input);
@@ -408,7 +438,10 @@ fn stream_through(held: &[u8], input: &mut impl Read, prefix: &[u8]) -> i32 {
                 let _ = out.write_all(&pending);
                 return 0;
             }
-            Ok(n) => pending.extend_from_slice(&chunk[..n]),
+            Ok(n) => {
+                pending.extend_from_slice(&chunk[..n]);
+                fresh = n;
+            }
         }
     }
 }
@@ -469,14 +502,31 @@ mod tests {
     }
 
     #[test]
-    fn the_marker_is_found_only_whole_at_the_end() {
+    fn the_marker_is_found_whole_with_what_came_after_it() {
         let p = marker_prefix("42");
         let mut b = b"out\n".to_vec();
         b.extend_from_slice(&p);
         b.extend_from_slice(b"3\x1e");
-        assert_eq!(find_marker(&b, &p), Some((4, 3)));
-        assert_eq!(find_marker(&b[..b.len() - 1], &p), None);
+        let all = b.len();
+        assert_eq!(find_marker(&b, &p, all), Some((4, all, 3)));
+        assert_eq!(find_marker(&b[..all - 1], &p, all), None);
         let other = marker_prefix("43");
-        assert_eq!(find_marker(&b, &other), None);
+        assert_eq!(find_marker(&b, &other, all), None);
+        // a background job's line (or zsh tracing the trap) right after it, in one read
+        b.extend_from_slice(b"tick 7\n");
+        assert_eq!(find_marker(&b, &p, 11), Some((4, all, 3)));
+        // the nonce quoted in a trace line before the real marker is no marker
+        let mut t = b"+zsh:1> print -rn -- $'\\C-^TJEXIT:42:3\\C-^'\n".to_vec();
+        let start = t.len();
+        t.extend_from_slice(&b[4..]);
+        assert_eq!(
+            find_marker(&t, &p, t.len()),
+            Some((start, start + all - 4, 3))
+        );
+        // a prefix with no status after it is passed over for an earlier whole marker
+        let mut u = b[..all].to_vec();
+        u.extend_from_slice(&p);
+        u.extend_from_slice(b"x\n");
+        assert_eq!(find_marker(&u, &p, u.len()), Some((4, all, 3)));
     }
 }

@@ -484,6 +484,102 @@ fn runs_in_the_shell_codex_started(shell: &str) {
     }
 }
 
+/// A background job that is still writing when the command ends: its lines may reach the
+/// filter in the same read as the exit marker, after it. The shell returns at once, the
+/// command's output compacted, and the job's lines keep coming (before, the marker was
+/// looked for only at the end of what had come, and the shell waited for the job: 2 s).
+#[test]
+fn a_background_job_writing_as_the_command_ends_does_not_hold_the_shell() {
+    let (w, _) = installed();
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    let bash_env = w.home.join(".codex/tokenjuice/bash_env.sh");
+    let vars = [
+        ("ZDOTDIR", zdotdir.as_path()),
+        ("BASH_ENV", bash_env.as_path()),
+    ];
+    for shell in ["bash", "zsh"] {
+        for round in 0..3 {
+            let out_path = w.tmp.path().join(format!("{shell}-{round}.out"));
+            let started = std::time::Instant::now();
+            let status = shell_command(
+                &w,
+                shell,
+                "-c",
+                &vars,
+                "(end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do echo tick; done; echo late-line) & seq 1 3000; exit 4",
+            )
+            .stdout(std::fs::File::create(&out_path).unwrap())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+            let took = started.elapsed();
+            assert_eq!(status.code(), Some(4), "{shell}");
+            assert!(
+                took < std::time::Duration::from_millis(1500),
+                "{shell}: held {took:?}"
+            );
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while !w.read(&out_path).contains("late-line") {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{shell}: no late line"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            let text = w.read(&out_path);
+            assert!(
+                text.contains("\n3000\n") && !text.contains("TJEXIT"),
+                "{shell}: {}",
+                &text[..text.len().min(400)]
+            );
+        }
+    }
+}
+
+/// The user's `.zshenv` may change zsh's options or emulation for the shell that runs the
+/// command: what follows it in ours is read before it runs and means the same under any
+/// options, so the command sees what plain zsh gives and its output comes compacted with
+/// its status (before, `emulate sh` there made the status 127, and `xtrace` held the shell
+/// forever: the trace of the exit trap quoted the marker).
+#[test]
+fn a_zsh_users_options_and_emulation_change_nothing_but_the_output() {
+    let (w, _) = installed();
+    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
+    let vars = [("ZDOTDIR", zdotdir.as_path())];
+    let probe =
+        "echo \"[$?] [$_] $0\"; f() { echo \"f0=$0\"; }; f; setopt | xargs; seq 1 3000 | tail -1";
+    for zshenv in [
+        "emulate sh\n",
+        "emulate ksh\n",
+        "emulate csh\n",
+        "setopt ksharrays shwordsplit nounset errexit\n",
+        "alias unset=true trap=true print=true\n",
+        "setopt xtrace\n",
+    ] {
+        std::fs::write(w.home.join(".zshenv"), zshenv).unwrap();
+        // (the trace goes to stderr, which the route sends through the filter with stdout,
+        // as Codex reads both: compared for the status and the output's end only)
+        if zshenv != "setopt xtrace\n" {
+            assert_eq!(
+                shell_with(&w, "zsh", &vars, probe),
+                shell_with(&w, "zsh", &[], probe),
+                "{zshenv}"
+            );
+        }
+        let started = std::time::Instant::now();
+        let (text, code) = shell_with(&w, "zsh", &vars, "seq 1 3000; exit 3");
+        assert_eq!(code, 3, "{zshenv}: {text}");
+        assert!(
+            text.len() < 400 && text.contains("3000"),
+            "{zshenv}: {text}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(3),
+            "{zshenv}"
+        );
+    }
+}
+
 /// A bash older than 5 (macOS's `/bin/bash` is 3.2) must parse the script and take the
 /// second-bash route: the command runs as that bash runs it, its output compacted. No bash
 /// older than 5 is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`

@@ -238,29 +238,46 @@ fn waited_job(before: &str) -> Scenario {
     }
 }
 
-/// A command that starts a background child and ends: the child keeps the output pipe open
-/// and prints after the shell has gone.
-fn background_child() -> Scenario {
-    Scenario {
-        name: "a background child",
-        command: "(sleep 2; echo late) & echo started".into(),
-        extra: json!({}),
-        judge: Judge::Same,
-    }
+/// Commands that start a background child and end: one that prints after the shell has
+/// gone, and one still writing as the command ends (its lines may reach the filter in the
+/// same read as the exit marker, after it).
+fn background_children() -> [Scenario; 2] {
+    [
+        Scenario {
+            name: "a background child",
+            command: "(sleep 2; echo late) & echo started".into(),
+            extra: json!({}),
+            judge: Judge::Same,
+        },
+        Scenario {
+            name: "a background child writing as the command ends",
+            // a burst as the command runs, then a line every 50 ms for 2 s: how many of
+            // those reach the model after the shell ends depends on timing alone
+            command: "(for i in $(seq 1 2000); do echo tick $i; done; end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do echo tick; sleep 0.05; done) & seq 1 3000".into(),
+            extra: json!({}),
+            judge: Judge::Compacts(&["3000"]),
+        },
+    ]
 }
 
 /// The call that left a background child returned as soon as the shell ended (Codex's
 /// `Wall time` under a second, the child sleeping 2 s), with and without tokenjuice: the
 /// filter does not wait for the child's end (the comparison leaves the wall time out).
 fn returns_before_its_background_child(case: &Case, without: &drive::Run, with: &drive::Run) {
-    for (run, which) in [(without, "without"), (with, "with")] {
-        let text = read_for(case, run, "a background child");
+    for (run, which, name) in [(without, "without"), (with, "with")]
+        .into_iter()
+        .flat_map(|(r, w)| background_children().map(|s| (r, w, s.name)))
+    {
+        let text = read_for(case, run, name);
         let secs: f64 = text
             .lines()
             .find_map(|l| l.strip_prefix("Wall time: ")?.strip_suffix(" seconds"))
             .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| panic!("no wall time ({which} tokenjuice): {text}"));
-        assert!(secs < 1.0, "{which} tokenjuice, held {secs} s: {text}");
+            .unwrap_or_else(|| panic!("{name}: no wall time ({which} tokenjuice): {text}"));
+        assert!(
+            secs < 1.0,
+            "{name}, {which} tokenjuice: held {secs} s: {text}"
+        );
     }
 }
 
@@ -337,7 +354,7 @@ fn codex_model_reads_compacted_output_and_nothing_else_changes() {
     scs.push(waited_job("echo \"[$?] [$_]\"; "));
     // a background child the command leaves behind: the call returns when the shell ends,
     // and what the child prints later reaches the model as it does without tokenjuice
-    scs.push(background_child());
+    scs.extend(background_children());
     scs.push(Scenario {
         name: "an exit trap",
         command: "trap 'echo trap-ran' EXIT; seq 1 3000; exit 3".into(),
@@ -436,7 +453,6 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         },
         // the route's filter runs beside the command in its zsh: no job of the command's
         waited_job(""),
-        background_child(),
         Scenario {
             // an exit trap of the command's own, and `exec`: the route steps back for them
             name: "an exit trap and exec",
@@ -458,6 +474,7 @@ fn codex_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
         },
         scenarios::failing_over_10k(),
     ]);
+    scs.extend(background_children());
     scs.extend(scenarios::latency());
     let case = case(
         "ZDOTDIR (shell_environment_policy.set) .zshenv: the command runs unchanged in the user's zsh, its output through tokenjuice",
@@ -546,9 +563,9 @@ fn codex_user_of_a_bash_older_than_5_gets_the_second_bash_route() {
             extra: json!({}),
             judge: Judge::Compacts(&["3000", "trap-ran"]),
         },
-        background_child(),
         scenarios::failing_over_10k(),
     ]);
+    scs.extend(background_children());
     let case = case(
         "BASH_ENV for a user of a bash older than 5 (the second-bash route)",
         scs,

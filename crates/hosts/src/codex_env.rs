@@ -274,7 +274,7 @@ pub fn zsh_script(launcher: &str, previous: &Previous) -> String {
 # last program in its place, SHLVL as it would be), its output sent through tokenjuice.
 # Anywhere else (Codex's snapshot wrapper or snapshot, a terminal, an interactive zsh) this
 # reads the user's .zshenv in place.
-{origin}__tj_s=($? \"$_\")
+{origin}__tj_s1=$? __tj_s2=$_
 __tj_ours=$ZDOTDIR
 __tj_run=
 case ${{ZSH_EXECUTION_STRING-}} in
@@ -310,34 +310,45 @@ if [[ $__tj_run == here ]]; then
   unset __tj_mo __tj_o
 fi
 unset __tj_run
-__tj_fa=${{options[functionargzero]}}
-unsetopt functionargzero
-__tj_f=${{ZDOTDIR:-$HOME}}/.zshenv
-if [[ -r $__tj_f ]]; then
-  . $__tj_f
-  __tj_r=($? \"$_\")
-  # a file with no command in it leaves its own path there
-  [[ $__tj_r[2] == $__tj_f ]] && __tj_r[2]=$__tj_s[2]
-  __tj_s=(\"${{__tj_r[@]}}\")
-fi
-[[ $__tj_fa == on ]] && setopt functionargzero
-unset __tj_fa
-if [[ -n $__tj_n ]]; then
-  trap \"print -rn -- \\$'\\\\036TJEXIT:$__tj_n:'\\$?\\$'\\\\036'; exec {{__tj_d}}<&p >&- 2>&-; coproc exit; read -u \\$__tj_d __tj_d || :\" EXIT
-fi
-unset __tj_n
-case ${{ZSH_EXECUTION_STRING-}} in
-  __CODEX_SNAPSHOT_*)
-    # the wrapper `exec`s the command's zsh, which must find this file again, and then
-    # start with the ZDOTDIR the user's .zshenv left for it
-    if [[ ${{(t)ZDOTDIR}} == *export* ]]; then export __TJ_CODEX_ZDOTDIR=set:$ZDOTDIR; else export __TJ_CODEX_ZDOTDIR=unset; fi
-    ZDOTDIR=$__tj_ours
-    export ZDOTDIR
-    ;;
-esac
-# the command starts with the status and `$_` the user's .zshenv left, as without this
-# file (kept at 0 when that file set errexit, which a status would trip here)
-() {{ unset __tj_s __tj_r __tj_f __tj_ours; [[ -o errexit ]] || return $1 }} \"${{__tj_s[@]}}\"
+# From here to the end is one block, read before the user's .zshenv runs, so the options
+# and aliases that file sets (`emulate sh`, `ksharrays`, ...) change nothing of how it is
+# read; what runs after that file is written to mean the same under any options.
+{{
+  # `$0` stays `zsh` in the user's file, as in a start-up file (POSIX_ARGZERO; touching
+  # FUNCTION_ARGZERO instead would undo an `emulate sh` there)
+  __tj_pa=${{options[posixargzero]}}
+  setopt posixargzero
+  __tj_f=${{ZDOTDIR:-$HOME}}/.zshenv
+  __tj_r2=$__tj_f
+  if [[ -r $__tj_f ]]; then
+    . $__tj_f
+    __tj_s1=$? __tj_r2=$_
+  fi
+  # the rest untraced when that file turned `xtrace` on
+  {{
+    # a file with no command in it leaves its own path there
+    if [ \"$__tj_r2\" != \"$__tj_f\" ]; then __tj_s2=$__tj_r2; fi
+    if [ \"$__tj_pa\" = off ]; then unsetopt posixargzero; fi
+    if [ -n \"$__tj_n\" ]; then
+      # (a numbered descriptor: `{{var}}` redirections are not read under `emulate sh`)
+      # (its words quoted: the trap is read at exit, after the user's aliases)
+      trap \"\\\\print -rn -- \\$'\\\\036TJEXIT:$__tj_n:'\\$?\\$'\\\\036'; \\\\unsetopt xtrace; \\\\exec 9<&p >&- 2>&-; coproc exit; \\\\read -u 9 __tj_d || \\\\:\" EXIT
+    fi
+    case ${{ZSH_EXECUTION_STRING-}} in
+      __CODEX_SNAPSHOT_*)
+        # the wrapper `exec`s the command's zsh, which must find this file again, and then
+        # start with the ZDOTDIR the user's .zshenv left for it
+        if [[ ${{(t)ZDOTDIR}} == *export* ]]; then export __TJ_CODEX_ZDOTDIR=set:$ZDOTDIR; else export __TJ_CODEX_ZDOTDIR=unset; fi
+        ZDOTDIR=$__tj_ours
+        export ZDOTDIR
+        ;;
+    esac
+    unset __tj_n __tj_pa __tj_r2
+    # the command starts with the status and `$_` the user's .zshenv left, as without
+    # this file (kept at 0 when that file set errexit, which a status would trip here)
+    () {{ unset __tj_s1 __tj_s2 __tj_f __tj_ours; [[ -o errexit ]] || return $1 }} \"$__tj_s1\" \"$__tj_s2\"
+  }} 2>/dev/null
+}}
 ",
         origin = previous.origin_line(),
         give_back = previous.give_back(""),
