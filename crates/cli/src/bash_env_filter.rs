@@ -457,9 +457,14 @@ fn drain_detached(input: &mut impl Read) {
         // descriptor the filter was given (the zsh route's "done" pipe, which its shell
         // waits on before it exits) closes with the filter, not with the background job.
         // SAFETY: close_range and close take plain integers; a kernel older than 5.9 has
-        // no close_range (an error), then the usual range is closed one by one.
+        // no close_range (an error), and other systems no such call: then the usual range
+        // is closed one by one.
         unsafe {
-            if nix::libc::syscall(nix::libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+            #[cfg(target_os = "linux")]
+            let closed = nix::libc::syscall(nix::libc::SYS_close_range, 3u32, u32::MAX, 0u32) == 0;
+            #[cfg(not(target_os = "linux"))]
+            let closed = false;
+            if !closed {
                 for fd in 3..1024 {
                     nix::libc::close(fd);
                 }
