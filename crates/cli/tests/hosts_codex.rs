@@ -456,32 +456,18 @@ fn runs_in_the_shell_codex_started(shell: &str) {
     // the command is done, with the compacted output written, and the job's later line
     // still comes through
     let out_path = w.tmp.path().join("bg.out");
-    let started = std::time::Instant::now();
-    let status = shell_command(
+    let (code, took) = leaving_a_job(
         &w,
         shell,
-        "-c",
         &vars,
         "(sleep 3; echo late-line) & seq 1 3000",
-    )
-    .stdout(std::fs::File::create(&out_path).unwrap())
-    .stderr(std::process::Stdio::null())
-    .status()
-    .unwrap();
-    let took = started.elapsed();
-    assert_eq!(status.code(), Some(0));
+        &out_path,
+    );
+    assert_eq!(code, Some(0));
     let text = w.read(&out_path);
     assert!(took < std::time::Duration::from_secs(2), "held {took:?}");
     assert!(text.len() < 400 && text.contains("3000"), "{text}");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !w.read(&out_path).contains("late-line") {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{}",
-            w.read(&out_path)
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_for_late_line(&w, &out_path);
 }
 
 /// A background job that is still writing when the command ends: its lines may reach the
@@ -500,32 +486,19 @@ fn a_background_job_writing_as_the_command_ends_does_not_hold_the_shell() {
     for shell in ["bash", "zsh"] {
         for round in 0..3 {
             let out_path = w.tmp.path().join(format!("{shell}-{round}.out"));
-            let started = std::time::Instant::now();
-            let status = shell_command(
+            let (code, took) = leaving_a_job(
                 &w,
                 shell,
-                "-c",
                 &vars,
                 "(end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do echo tick; done; echo late-line) & seq 1 3000; exit 4",
-            )
-            .stdout(std::fs::File::create(&out_path).unwrap())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .unwrap();
-            let took = started.elapsed();
-            assert_eq!(status.code(), Some(4), "{shell}");
+                &out_path,
+            );
+            assert_eq!(code, Some(4), "{shell}");
             assert!(
                 took < std::time::Duration::from_millis(1500),
                 "{shell}: held {took:?}"
             );
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-            while !w.read(&out_path).contains("late-line") {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "{shell}: no late line"
-                );
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
+            wait_for_late_line(&w, &out_path);
             let text = w.read(&out_path);
             assert!(
                 text.contains("\n3000\n") && !text.contains("TJEXIT"),
@@ -623,6 +596,33 @@ fn a_bash_older_than_5_runs_the_command_as_it_would_with_compacted_output() {
         text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
         "{text}"
     );
+}
+
+/// Runs `cmd` (which leaves a background job behind) in `shell` as Codex does, stdout into
+/// `out_path`: its exit code and how long the shell took.
+fn leaving_a_job(
+    w: &World,
+    shell: &str,
+    vars: &[(&str, &std::path::Path)],
+    cmd: &str,
+    out_path: &std::path::Path,
+) -> (Option<i32>, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let status = shell_command(w, shell, "-c", vars, cmd)
+        .stdout(std::fs::File::create(out_path).unwrap())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    (status.code(), started.elapsed())
+}
+
+/// The job's `late-line` reaches `out_path` after the shell has gone (within 10 s).
+fn wait_for_late_line(w: &World, out_path: &std::path::Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !w.read(out_path).contains("late-line") {
+        assert!(std::time::Instant::now() < deadline, "{}", w.read(out_path));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 #[test]
