@@ -89,6 +89,22 @@ fn shell_command(
     c
 }
 
+/// A noisy failing command, and what the route must make of it: compacted, its error kept,
+/// its status 3, no exit line of ours (Codex prints its own).
+const NOISY_FAILURE: &str = "seq 1 3000; echo 'error: disk full' >&2; exit 3";
+
+fn assert_noisy_failure_compacted((text, code): (String, i32)) {
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("exit ")),
+        "Codex prints the exit line: {text}"
+    );
+}
+
 fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
     shell_with(
         w,
@@ -134,16 +150,7 @@ fn install_sets_bash_env_and_the_command_runs_unchanged_with_compacted_output() 
     assert_eq!(w.read(&dir.join("config.toml")), config);
 
     let env = script.display().to_string();
-    let (text, code) = bash_with(&w, &env, "seq 1 3000; echo 'error: disk full' >&2; exit 3");
-    assert_eq!(code, 3);
-    assert!(
-        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
-        "{text}"
-    );
-    assert!(
-        !text.lines().any(|l| l.starts_with("exit ")),
-        "Codex prints the exit line: {text}"
-    );
+    assert_noisy_failure_compacted(bash_with(&w, &env, NOISY_FAILURE));
     // small output: byte for byte; the user's BASH_ENV ran first and stays for child scripts
     let (text, code) = bash_with(
         &w,
@@ -344,16 +351,7 @@ fn a_zsh_users_command_runs_unchanged_with_their_start_up_files_and_compacted_ou
     std::fs::create_dir_all(w.home.join(".config/zsh")).unwrap();
     std::fs::write(w.home.join(".config/zsh/.zshenv"), "export FROM_XDG=yes\n").unwrap();
 
-    let (text, code) = zsh_with(
-        &w,
-        &zdotdir,
-        "seq 1 3000; echo 'error: disk full' >&2; exit 3",
-    );
-    assert_eq!(code, 3);
-    assert!(
-        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
-        "{text}"
-    );
+    assert_noisy_failure_compacted(zsh_with(&w, &zdotdir, NOISY_FAILURE));
     // what the command sees is what plain zsh gives it: the user's ~/.zshenv ran (in the
     // command's own zsh), the variables tokenjuice set are gone, the shell level is the same
     let probe = "echo \"[$?] [$_] $0 $FROM_ZSHENV ${ZDOTDIR-unset} ${BASH_ENV-unset} $SHLVL\"; zsh -c 'echo nested ${FROM_XDG-unset}'; exit 4";
@@ -585,17 +583,7 @@ fn a_bash_older_than_5_runs_the_command_as_it_would_with_compacted_output() {
         );
     }
     // and a long output comes compacted, the status kept
-    let (text, code) = shell_with(
-        &w,
-        &old,
-        &vars,
-        "seq 1 3000; echo 'error: disk full' >&2; exit 3",
-    );
-    assert_eq!(code, 3);
-    assert!(
-        text.len() < 400 && text.contains("3000") && text.contains("error: disk full"),
-        "{text}"
-    );
+    assert_noisy_failure_compacted(shell_with(&w, &old, &vars, NOISY_FAILURE));
 }
 
 /// Runs `cmd` (which leaves a background job behind) in `shell` as Codex does, stdout into
