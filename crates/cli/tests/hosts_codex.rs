@@ -105,6 +105,27 @@ fn assert_noisy_failure_compacted((text, code): (String, i32)) {
     );
 }
 
+/// Where an installed world's two routes live: the `ZDOTDIR` zsh is given and the
+/// `BASH_ENV` bash is given.
+struct Routes {
+    zdotdir: std::path::PathBuf,
+    bash_env: std::path::PathBuf,
+}
+
+impl Routes {
+    fn of(w: &World) -> Routes {
+        Routes {
+            zdotdir: w.home.join(".codex/tokenjuice/zsh"),
+            bash_env: w.home.join(".codex/tokenjuice/bash_env.sh"),
+        }
+    }
+
+    /// Both variables, as Codex sets them for every command.
+    fn vars(&self) -> [(&'static str, &std::path::Path); 2] {
+        [("ZDOTDIR", &self.zdotdir), ("BASH_ENV", &self.bash_env)]
+    }
+}
+
 fn bash_with(w: &World, bash_env: &str, cmd: &str) -> (String, i32) {
     shell_with(
         w,
@@ -389,12 +410,8 @@ fn a_bash_users_command_runs_in_the_bash_codex_started_which_waits_for_its_outpu
 /// difference runs in a second shell, exactly as the shell runs it.
 fn runs_in_the_shell_codex_started(shell: &str) {
     let (w, _) = installed();
-    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
-    let bash_env = w.home.join(".codex/tokenjuice/bash_env.sh");
-    let vars = [
-        ("ZDOTDIR", zdotdir.as_path()),
-        ("BASH_ENV", bash_env.as_path()),
-    ];
+    let routes = Routes::of(&w);
+    let vars = routes.vars();
     let run = |cmd: &str| shell_with(&w, shell, &vars, cmd);
     let plain = |cmd: &str| shell_with(&w, shell, &[], cmd);
     // the command runs in the shell Codex started (no second shell): its parent is Codex's
@@ -475,12 +492,8 @@ fn runs_in_the_shell_codex_started(shell: &str) {
 #[test]
 fn a_background_job_writing_as_the_command_ends_does_not_hold_the_shell() {
     let (w, _) = installed();
-    let zdotdir = w.home.join(".codex/tokenjuice/zsh");
-    let bash_env = w.home.join(".codex/tokenjuice/bash_env.sh");
-    let vars = [
-        ("ZDOTDIR", zdotdir.as_path()),
-        ("BASH_ENV", bash_env.as_path()),
-    ];
+    let routes = Routes::of(&w);
+    let vars = routes.vars();
     for shell in ["bash", "zsh"] {
         for round in 0..3 {
             let out_path = w.tmp.path().join(format!("{shell}-{round}.out"));

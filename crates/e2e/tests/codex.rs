@@ -68,14 +68,7 @@ fn spec_as(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str) -> Spec {
 
 /// The argv prefix that runs a program with `passwd` bound over `/etc/passwd`.
 fn as_login_shell_user(passwd: &std::path::Path) -> Vec<String> {
-    vec![
-        "unshare".to_string(),
-        "-m".into(),
-        "sh".into(),
-        "-c".into(),
-        "mount --bind \"$0\" /etc/passwd && exec \"$@\"".into(),
-        passwd.display().to_string(),
-    ]
+    support::with_file_bound(&passwd.display().to_string(), "/etc/passwd")
 }
 
 /// A copy of `/etc/passwd` under the session folder whose entry for this user names `shell`.
@@ -169,12 +162,7 @@ fn login_shell_user_or_skip(shell: &str, what: &str) -> Option<String> {
 /// `tokenjuice doctor codex` run as a user whose login shell is `shell`, with Codex set up
 /// by `setup` and tokenjuice installed: its report.
 fn doctor_as(shell: &str, setup: fn(&Paths)) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let p = Paths::under(tmp.path());
-    std::fs::create_dir_all(&p.home).unwrap();
-    std::fs::create_dir_all(&p.project).unwrap();
-    setup(&p);
-    drive::install_host("codex", &p.home, &p.project, None);
+    let (_tmp, p) = drive::installed_home("codex", setup);
     let argv = as_login_shell_user(&passwd_naming(&p, shell));
     let out = std::process::Command::new(&argv[0])
         .args(&argv[1..])

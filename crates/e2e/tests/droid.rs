@@ -240,14 +240,7 @@ fn droid_refuses_the_same_commands_with_and_without_tokenjuice() {
 /// `argv` run in a mount namespace where `/bin/bash` is `TOKENJUICE_OLD_BASH`.
 fn with_old_bash(argv: Vec<String>) -> Vec<String> {
     let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
-    let mut wrapped = vec![
-        "unshare".to_string(),
-        "-m".into(),
-        "sh".into(),
-        "-c".into(),
-        "mount --bind \"$0\" /bin/bash && exec \"$@\"".into(),
-        old,
-    ];
+    let mut wrapped = support::with_file_bound(&old, "/bin/bash");
     wrapped.extend(argv);
     wrapped
 }
@@ -320,12 +313,7 @@ fn droid_with_a_bash_older_than_5_is_left_as_it_is_and_doctor_says_so() {
         .and_then(|m| m.parse::<u32>().ok());
     assert!(major.is_some_and(|m| m < 5), "{shell}");
     // doctor, with that bash as /bin/bash, says the script steps aside
-    let tmp = tempfile::tempdir().unwrap();
-    let p = Paths::under(tmp.path());
-    std::fs::create_dir_all(&p.home).unwrap();
-    std::fs::create_dir_all(&p.project).unwrap();
-    setup(&p);
-    drive::install_host("droid", &p.home, &p.project, None);
+    let (_tmp, p) = drive::installed_home("droid", setup);
     let argv = with_old_bash(vec![
         support::tokenjuice().display().to_string(),
         "doctor".into(),

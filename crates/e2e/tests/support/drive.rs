@@ -87,6 +87,19 @@ fn install(case: &Case, home: &Path, project: &Path, var: Option<(&str, &Path)>)
     install_host(case.host, home, project, var)
 }
 
+/// A fresh home and project (in a temporary folder, kept as long as the returned guard) set
+/// up by `setup` and with tokenjuice installed for `host`: where a test runs `doctor` as a
+/// user would.
+pub fn installed_home(host: &str, setup: fn(&Paths)) -> (tempfile::TempDir, Paths) {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = Paths::under(tmp.path());
+    std::fs::create_dir_all(&p.home).unwrap();
+    std::fs::create_dir_all(&p.project).unwrap();
+    setup(&p);
+    install_host(host, &p.home, &p.project, None);
+    (tmp, p)
+}
+
 /// [`install`] for a host by name, for a test that runs its own sessions.
 pub fn install_host(host: &str, home: &Path, project: &Path, var: Option<(&str, &Path)>) {
     let mut cmd = Command::new(super::tokenjuice());

@@ -308,6 +308,20 @@ pub fn agent_env(p: &drive::Paths, bin: &Path, own: &[(&str, &str)]) -> Vec<(Str
     env
 }
 
+/// The argv prefix that runs a program in a mount namespace of its own where the file
+/// `source` is bound over `target` (a password database naming another login shell, an
+/// older bash as `/bin/bash`); it needs root.
+pub fn with_file_bound(source: &str, target: &str) -> Vec<String> {
+    vec![
+        "unshare".to_string(),
+        "-m".into(),
+        "sh".into(),
+        "-c".into(),
+        format!("mount --bind \"$0\" {target} && exec \"$@\""),
+        source.to_string(),
+    ]
+}
+
 /// zsh's path on this machine (`.ci/run` installs zsh).
 pub fn zsh() -> Option<String> {
     ["/bin/zsh", "/usr/bin/zsh"]

@@ -238,16 +238,22 @@ pub fn normalize(text: &str) -> String {
         + if out.ends_with('\n') { "\n" } else { "" };
     // Droid's command shell under a bash older than 5 now and then reports the end of its
     // own watcher job (`factory-execute-supervisor: line 26:  4070 Terminated  watch_owner`),
-    // with or without tokenjuice, as the timing falls
-    let out: String = out
-        .split_inclusive('\n')
-        .filter(|l| {
-            !(l.starts_with("factory-execute-supervisor: line ") && l.contains(" Terminated "))
-        })
-        .collect();
+    // with or without tokenjuice, as the timing falls: on a line of its own or right after
+    // output that did not end its line
+    let mut out = out;
+    let notice = "factory-execute-supervisor: line ";
+    let mut from = 0;
+    while let Some(i) = out[from..].find(notice).map(|i| from + i) {
+        let end = out[i..].find('\n').map_or(out.len(), |n| i + n + 1);
+        if out[i..end].contains(" Terminated ") {
+            out.replace_range(i..end, "");
+            from = i;
+        } else {
+            from = end;
+        }
+    }
     // files a host names per run (Copilot's saved output: time, pid and a uuid in the name)
     // and Droid's (a temporary directory and a uuid)
-    let mut out = out;
     for label in ["Saved to: ", "output saved to: "] {
         let mut res = String::with_capacity(out.len());
         let mut rest = out.as_str();
