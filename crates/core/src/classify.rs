@@ -60,6 +60,24 @@ impl RuleRef<'_> {
             RuleRef::File(f) => MatchRef::Owned(&f.rule.matcher),
         }
     }
+
+    /// The part of a file operand of `argv` that one of the rule's `commandIncludes`
+    /// names (`dpkg.log` in `tail -n 200 /var/log/dpkg.log`): the rule was written for
+    /// that file's format.
+    pub fn names_file_of(&self, argv: &[String]) -> Option<String> {
+        let includes: Vec<&str> = match self.matcher() {
+            MatchRef::Static(x) => x.command_includes.map(<[&str]>::to_vec),
+            MatchRef::Owned(x) => x
+                .command_includes
+                .as_ref()
+                .map(|v| v.iter().map(String::as_str).collect()),
+        }?;
+        let files = argv.iter().skip(1).filter(|a| !a.starts_with('-'));
+        files
+            .flat_map(|f| includes.iter().map(move |i| (f, *i)))
+            .find(|(f, i)| !i.is_empty() && includes_word(f, i))
+            .map(|(_, i)| i.to_string())
+    }
 }
 
 /// The classification result.

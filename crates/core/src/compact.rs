@@ -105,6 +105,17 @@ pub fn plan(req: &Request<'_>, file_rules: &[FileRule]) -> Plan {
         }
     };
     let is_fallback = rule.id == FALLBACK_ID;
+    // a read of a file whose own rule names it (`tail -n 200 /var/log/dpkg.log`): that
+    // rule was written for the file's format, so it is reduced, not passed through
+    if norm.exact_read && !forced && !is_fallback {
+        if let Some(name) = choice.rule.names_file_of(&norm.argv) {
+            norm.exact_read = false;
+            norm.notes.push(format!(
+                "a read of `{name}`, whose rule `{}` is written for that file: reduced, not passed through",
+                rule.id
+            ));
+        }
+    }
     // `… | head -n 300` of a command no rule knows: the agent sized the output itself, so
     // up to that many lines are shown whole, similar lines with their own values
     let mut rule = rule;
@@ -1117,6 +1128,38 @@ mod tests {
         let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
         let mid = format!("\n{}\n", word(77_777 + 25));
         assert!(r.inline_text.contains(&mid), "{}", r.inline_text);
+    }
+
+    #[test]
+    fn a_sized_read_is_passed_through_unless_a_rule_is_written_for_that_file() {
+        let mut text = String::from("2026-11-27 18:34:38 startup archives unpack\n");
+        for (i, p) in ["m4", "bison", "flex", "gawk"].iter().enumerate() {
+            let t = format!("2026-11-27 18:34:4{i}");
+            text += &format!("{t} install {p}:amd64 <none> 1.{i}\n");
+            text += &format!("{t} status half-installed {p}:amd64 1.{i}\n");
+            text += &format!("{t} status unpacked {p}:amd64 1.{i}\n");
+        }
+        let run = |cmd: &str| {
+            let req = Request {
+                tool_name: "exec",
+                command: Some(cmd),
+                ..Request::default()
+            };
+            compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
+        };
+        // dpkg's log, or its rotated copy
+        for cmd in [
+            "tail -n 200 /var/log/dpkg.log",
+            "head -n 50 /var/log/dpkg.log.1",
+        ] {
+            let r = run(cmd).inline_text;
+            let run_line = "2026-11-27 18:34:38 startup archives unpack (to 18:34:43)\n";
+            let packages = "install → unpacked (4): m4 1.0, bison 1.1, flex 1.2, gawk 1.3";
+            assert!(r.contains(run_line) && r.contains(packages), "{cmd}: {r}");
+            assert!(!r.contains("half-installed"), "{cmd}: {r}");
+        }
+        // the same lines in a log no rule names: the agent sized its read, it gets it whole
+        assert_eq!(run("tail -n 200 /var/log/apt/term.log").inline_text, text);
     }
 
     #[test]
