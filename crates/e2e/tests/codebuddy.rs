@@ -404,13 +404,42 @@ fn setup_zsh(p: &Paths) {
 
 fn spec_zsh(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
     let zsh = support::zsh().expect("zsh is installed (.ci/run installs it)");
+    spec_with_shell(agent, p, calls, &zsh)
+}
+
+/// `spec_yolo` with `SHELL` set to `shell`.
+fn spec_with_shell(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str) -> Spec {
     let mut s = spec_yolo(agent, p, calls);
     for (k, v) in s.env.iter_mut() {
         if k == "SHELL" {
-            *v = zsh.clone();
+            *v = shell.to_string();
         }
     }
     s
+}
+
+/// Every compaction and semantics scenario, then `probe` and a failure over 10 k, for a
+/// user whose shell is not bash 5.
+fn another_shell(
+    mechanism: &'static str,
+    probe: scenarios::Scenario,
+    setup: fn(&Paths),
+    spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
+) -> Case {
+    let mut scs = scenarios::compaction();
+    scs.extend(scenarios::semantics());
+    scs.extend([probe, scenarios::failing_over_10k()]);
+    Case {
+        host: "codebuddy",
+        wire: Wire::OpenAiChat,
+        mechanism,
+        scenarios: scs,
+        args: support::tool_args,
+        setup,
+        spec,
+        report: false,
+        version,
+    }
 }
 
 #[test]
@@ -418,30 +447,54 @@ fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     let Some(agent) = support::agent_or_skip("codebuddy") else {
         return;
     };
-    let mut scs = scenarios::compaction();
-    scs.extend(scenarios::semantics());
-    scs.extend([
+    let case = another_shell(
+        "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a zsh user",
         scenarios::Scenario {
             name: "alias and function from .zshrc",
             command: format!("{}; echo $ZSH_NAME", support::ZSHRC_PROBE),
             extra: json!({}),
             judge: scenarios::Judge::Same,
         },
-        scenarios::failing_over_10k(),
-    ]);
-    let case = Case {
-        host: "codebuddy",
-        wire: Wire::OpenAiChat,
-        mechanism: "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a zsh user",
-        scenarios: scs,
-        args: support::tool_args,
-        setup: setup_zsh,
-        spec: spec_zsh,
-        report: false,
-        version,
-    };
+        setup_zsh,
+        spec_zsh,
+    );
     let (without, _) = drive::compare(&case, &agent);
     // the session really ran zsh, with the user's .zshrc
     let text = &without.outcome.results[case.scenarios.len() - 2].text;
     assert!(support::ran_zshrc(text), "{text}");
+}
+
+/// A user whose `SHELL` is a bash older than 5 (macOS's `/bin/bash` is 3.2), which
+/// CodeBuddy runs its lines with: the prefix compacts there too and nothing else changes.
+/// No such bash is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`
+/// names one (`--run-ignored only -E 'test(older_than_5)'`).
+fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
+    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
+    spec_with_shell(agent, p, calls, &old)
+}
+
+#[test]
+#[ignore = "needs TOKENJUICE_OLD_BASH: a bash older than 5, which no package here provides"]
+fn codebuddy_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_else_changes() {
+    let Some(agent) = support::agent_or_skip("codebuddy") else {
+        return;
+    };
+    let case = another_shell(
+        "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a user of a bash older than 5",
+        scenarios::Scenario {
+            name: "the shell CodeBuddy runs",
+            command: "echo \"$BASH_VERSION\"".into(),
+            extra: json!({}),
+            judge: scenarios::Judge::Same,
+        },
+        setup,
+        spec_old_bash,
+    );
+    let (without, _) = drive::compare(&case, &agent);
+    let version = &without.outcome.results[case.scenarios.len() - 2].text;
+    // CodeBuddy's own layout of a result: `Stdout: <what was printed>`
+    assert!(
+        version.contains("Stdout: 3.") || version.contains("Stdout: 4."),
+        "{version}"
+    );
 }
