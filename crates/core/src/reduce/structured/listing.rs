@@ -112,6 +112,8 @@ pub struct Listing {
     /// The current entry's action (`adding`, `inflating`, …).
     verb: Option<&'static str>,
     lines: u64,
+    /// Each name is followed by `:count` (`grep -c`).
+    counted: bool,
 }
 
 impl Listing {
@@ -194,6 +196,15 @@ impl Listing {
             last_was_message: false,
             verb: None,
             lines: 0,
+            counted: false,
+        }
+    }
+
+    /// A listing of `grep -c`'s `name:count` lines.
+    pub fn counted(norm: &Normalized) -> Self {
+        Self {
+            counted: true,
+            ..Self::new(norm)
         }
     }
 
@@ -764,16 +775,26 @@ impl Listing {
             // names that all end in one extension, or all start with one prefix ending in a
             // separator, are written without it, said once as a glob (not where numbered
             // names fold to a few items anyway)
+            // `grep -c`'s `name:count`: the affixes are the names', each count stays after
+            // its name
+            let split: Vec<(&str, &str)> = names
+                .iter()
+                .map(|n| {
+                    let at = self.counted.then(|| count_at(n)).flatten();
+                    n.split_at(at.unwrap_or(n.len()))
+                })
+                .collect();
+            let bases: Vec<String> = split.iter().map(|(b, _)| b.to_string()).collect();
             let (pre, ext) = if headed && unstored == 0 {
-                shared_affixes(&names)
+                shared_affixes(&bases)
             } else {
                 (None, None)
             };
-            let stripped: Vec<String> = names
+            let stripped: Vec<String> = split
                 .iter()
-                .map(|n| {
+                .map(|(n, count)| {
                     let end = n.len() - ext.map_or(0, |e| e.len() + 1);
-                    n[pre.map_or(0, str::len)..end].to_string()
+                    format!("{}{count}", &n[pre.map_or(0, str::len)..end])
                 })
                 .collect();
             let (pre, ext, names) =
@@ -958,6 +979,13 @@ impl Wrapped {
         self.out.push((self.line, self.held));
         self.out
     }
+}
+
+/// Where `grep -c`'s `:count` starts in `name:count`.
+fn count_at(n: &str) -> Option<usize> {
+    let (name, count) = n.rsplit_once(':')?;
+    (!name.is_empty() && !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(name.len())
 }
 
 /// What four or more names share: the prefix all of them start with, cut back to end in a

@@ -216,7 +216,7 @@ impl Search {
             pattern,
             with_filename,
             numbered,
-            counts: counts.then(|| Box::new(super::listing::Listing::new(norm))),
+            counts: counts.then(|| Box::new(super::listing::Listing::counted(norm))),
         }
     }
 
@@ -1029,10 +1029,16 @@ mod tests {
             .collect();
         let out = run("grep -rc TODO src", &text).unwrap();
         let t = out.lines.join("\n");
+        // the extension every file has is said once, each count stays after its name
+        let words: Vec<&str> = t.split_whitespace().collect();
         for i in 0..30 {
-            assert!(t.contains(&format!("file{i}.rs:{}", i % 4)), "{i}: {t}");
+            assert!(
+                words.contains(&format!("file{i}:{}", i % 4).as_str()),
+                "{i}: {t}"
+            );
         }
-        assert!(t.contains("src/mod0/ (15)"), "{t}");
+        assert!(t.contains("src/mod0/ (15, all *.rs): "), "{t}");
+        assert!(t.contains("src/mod1/ (15, all *.rs): "), "{t}");
         assert_eq!(out.omitted, 0);
         // files and the sum of the counts, not one match per line
         assert!(out.facts.contains(&("file".into(), 30)), "{:?}", out.facts);
@@ -1040,6 +1046,10 @@ mod tests {
         // a glob the shell expands names several files too
         assert!(run("grep -c TODO src/*.rs", &text).is_some());
         assert!(run("grep -c TODO src/a.rs", "3\n").is_none());
+        // names of different extensions keep theirs
+        let mixed = "src/a.rs:1\nsrc/b.py:2\nsrc/c.rs:3\nsrc/d.go:4\nsrc/e.rs:0\n";
+        let t = run("grep -rc TODO src", mixed).unwrap().lines.join("\n");
+        assert!(t.contains("a.rs:1 b.py:2 c.rs:3 d.go:4 e.rs:0"), "{t}");
     }
 
     #[test]
