@@ -276,7 +276,10 @@ fn json_schema(body: &Value) -> Option<&Value> {
         .or_else(|| g.get("responseSchema"))
 }
 
-/// A value of the schema's shape: first enum value, 1 for numbers, false, empty arrays.
+/// A value of the schema's shape: first enum value, 1 for integers, 0 for other numbers,
+/// false, empty arrays. Gemini's loop check asks for a number, its confidence that the
+/// session is looping (0.0 to 1.0): a scripted session is not, and at 1 Gemini ends it.
+/// Its model router asks for an integer score from 1 to 100.
 fn sample_of(schema: &Value) -> Value {
     if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
         return first.clone();
@@ -295,7 +298,8 @@ fn sample_of(schema: &Value) -> Value {
                 .map(|(k, v)| (k.clone(), sample_of(v)))
                 .collect(),
         ),
-        "integer" | "number" => json!(1),
+        "integer" => json!(1),
+        "number" => json!(0.0),
         "boolean" => json!(false),
         "array" => json!([]),
         _ => json!("simple"),

@@ -62,13 +62,12 @@ fn gemini_cli_model_reads_compacted_output_and_nothing_else_changes() {
         extra: json!({"is_background": true}),
         judge: Judge::SameShape(&["Command moved to background (PID: "]),
     });
-    // Gemini ends a session it thinks is looping after a run of similar calls: at most 10
     // a failing command's output over 10,000 characters (Claude Code cuts those)
     scs.push(scenarios::failing_over_10k());
     // over Gemini's 40,000 characters: its first 8,000 and last 32,000; tokenjuice's text
     // holds every line of them
     scs.push(scenarios::failing_cut_by_host_76k());
-    scs.extend(scenarios::latency().into_iter().take(10));
+    scs.extend(scenarios::latency());
     let case = Case {
         host: "gemini-cli",
         wire: Wire::Gemini,

@@ -180,6 +180,14 @@ pub fn semantics() -> Vec<Scenario> {
         // the descriptors a command is started with (their numbers), its limits and umask
         s("open descriptors", "ls /proc/self/fd | xargs", Judge::Same),
         s("limits and umask", "ulimit -a | xargs; umask", Judge::Same),
+        // whether stdin, stdout and stderr are a terminal (tools print otherwise when they
+        // are: colours, columns, progress bars, prompts), and what stdin holds
+        s(
+            "terminal or not",
+            "test -t 0 && echo 0:tty || echo 0:not-tty; test -t 1 && echo 1:tty || echo 1:not-tty; test -t 2 && echo 2:tty || echo 2:not-tty",
+            Judge::Same,
+        ),
+        s("what stdin holds", "timeout 2 cat | wc -c", Judge::Same),
     ]
 }
 
