@@ -645,7 +645,14 @@ fn codex_a_terminal_session_answered_through_write_stdin_reads_the_same() {
             args(s)
         }
     }
+    let mut terminal = scenarios::semantics()
+        .into_iter()
+        .find(|s| s.name == "terminal or not")
+        .expect("the semantics scenarios ask whether each descriptor is a terminal");
+    terminal.extra = json!({"tty": true});
     let scs = vec![
+        // a terminal session's command has a terminal on 0, 1 and 2, with tokenjuice too
+        terminal,
         Scenario {
             name: "a prompt",
             command: "printf 'name? '; read x; echo \"hello $x\"; sleep 2; echo bye".into(),
