@@ -14,6 +14,10 @@ pub enum Judge {
     /// Same apart from ids the host makes up (background task ids, temp paths): each of
     /// these texts must be in both, and the lengths must be close.
     SameShape(&'static [&'static str]),
+    /// A host's window of a long output's first and last lines, which a line the host adds
+    /// itself, now and then, can move by one (Droid's job notice under a bash older than 5):
+    /// each of these texts in both, and the lengths within one line of each other.
+    SameWindow(&'static [&'static str]),
     /// The same lines, in any order: for a host that itself interleaves stdout and stderr
     /// differently from run to run (Copilot CLI).
     SameLines,
@@ -324,7 +328,7 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
                 ));
             }
         }
-        Judge::SameShape(parts) => {
+        Judge::SameShape(parts) | Judge::SameWindow(parts) => {
             for p in *parts {
                 if !without.text.contains(p) || !with.text.contains(p) {
                     why.push(format!(
@@ -334,8 +338,13 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
                     ));
                 }
             }
+            let line = |t: &str| t.lines().map(|l| l.len() as i64 + 1).max().unwrap_or(0);
+            let within = match sc.judge {
+                Judge::SameWindow(_) => line(&without.text).max(line(&with.text)),
+                _ => 40,
+            };
             let (a, b) = (without.text.len() as i64, with.text.len() as i64);
-            if (a - b).abs() > 40 {
+            if (a - b).abs() > within {
                 why.push(format!("lengths differ: {a} vs {b}"));
             }
         }
@@ -395,8 +404,8 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
             }
         }
     }
-    // (made-up ids differ in length; SameShape bounds that above)
-    if tj > tw && !matches!(sc.judge, Judge::SameShape(_)) {
+    // (made-up ids and a host's own window differ in length; the judges bound that above)
+    if tj > tw && !matches!(sc.judge, Judge::SameShape(_) | Judge::SameWindow(_)) {
         why.push(format!(
             "the model reads more tokens with tokenjuice: {tw} → {tj}"
         ));
