@@ -15,7 +15,7 @@ fn setup(p: &Paths) {
             "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 -c:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)", "Bash(export:*)",
-                      "Bash(envnames)", "Bash(test:*)", "Bash(timeout:*)", "Bash(wc:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)", "Bash(grep:*)", "Bash(ulimit:*)", "Bash(umask)"],
+                      "Bash(envnames)", "Bash(sh:*)", "Bash(test:*)", "Bash(timeout:*)", "Bash(wc:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)", "Bash(grep:*)", "Bash(ulimit:*)", "Bash(umask)"],
             "deny": ["Bash(rm:*)"],
             "ask": ["Bash(git push:*)"]
         },

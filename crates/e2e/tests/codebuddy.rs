@@ -16,7 +16,7 @@ fn setup(p: &Paths) {
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)",
                       "Bash(exit:*)", "Bash(tr:*)", "Bash(X=1:*)",
-                      "Bash(envnames)", "Bash(test:*)", "Bash(timeout:*)", "Bash(wc:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)", "Bash(grep:*)", "Bash(ulimit:*)", "Bash(umask)"],
+                      "Bash(envnames)", "Bash(sh:*)", "Bash(test:*)", "Bash(timeout:*)", "Bash(wc:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)", "Bash(grep:*)", "Bash(ulimit:*)", "Bash(umask)"],
             "deny": ["Bash(rm:*)"],
             "ask": ["Bash(git push:*)"]
         }

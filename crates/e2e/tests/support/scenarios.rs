@@ -192,6 +192,16 @@ pub fn semantics() -> Vec<Scenario> {
             Judge::Same,
         ),
         s("what stdin holds", "timeout 2 cat | wc -c", Judge::Same),
+        // a program killed by a signal: the shell's status for it (128 + the signal), and
+        // its notice on stderr (`Terminated`), which a host reading stdout and stderr
+        // through two pipes (Codex) puts before or after `status=` as the reads fall
+        s(
+            "a program killed by a signal",
+            "sh -c 'kill -TERM $$'; echo \"status=$?\"",
+            Judge::SameLines,
+        ),
+        // bytes that are not UTF-8 (a Latin-1 file, a binary): as the host shows them
+        s("bytes that are not UTF-8", "printf 'caf\\351 \\377 ok\\n'", Judge::Same),
     ]
 }
 
