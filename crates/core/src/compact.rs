@@ -1083,6 +1083,16 @@ fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {
 mod tests {
     use super::*;
 
+    /// `text` as the output of `cmd` (exit 0), compacted.
+    fn compacted(cmd: &str, text: &str) -> CompactResult {
+        let req = Request {
+            tool_name: "exec",
+            command: Some(cmd),
+            ..Request::default()
+        };
+        compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
+    }
+
     #[test]
     fn a_unified_diff_is_told_by_its_first_lines() {
         assert!(looks_like_unified_diff(
@@ -1120,12 +1130,7 @@ mod tests {
         let mut text: String = (0..10).map(long).collect();
         text.extend((0..120).map(|i| format!("{}\n", word(77_777 + i))));
         text.extend((10..20).map(long));
-        let req = Request {
-            tool_name: "exec",
-            command: Some("some-tool --verbose"),
-            ..Request::default()
-        };
-        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
+        let r = compacted("some-tool --verbose", &text);
         let mid = format!("\n{}\n", word(77_777 + 25));
         assert!(r.inline_text.contains(&mid), "{}", r.inline_text);
     }
@@ -1139,14 +1144,7 @@ mod tests {
             text += &format!("{t} status half-installed {p}:amd64 1.{i}\n");
             text += &format!("{t} status unpacked {p}:amd64 1.{i}\n");
         }
-        let run = |cmd: &str| {
-            let req = Request {
-                tool_name: "exec",
-                command: Some(cmd),
-                ..Request::default()
-            };
-            compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
-        };
+        let run = |cmd: &str| compacted(cmd, &text);
         // dpkg's log, or its rotated copy
         for cmd in [
             "tail -n 200 /var/log/dpkg.log",
@@ -1167,14 +1165,7 @@ mod tests {
         let text: String = (0..300)
             .map(|i| format!("00000000000{:05x} T sym_{}\n", i * 48, i * 7919 % 1000))
             .collect();
-        let run = |cmd: &str| {
-            let req = Request {
-                tool_name: "exec",
-                command: Some(cmd),
-                ..Request::default()
-            };
-            compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
-        };
+        let run = |cmd: &str| compacted(cmd, &text);
         let sized = run("nm -D libfoo.so | head -300");
         for i in [0, 150, 299] {
             let sym = format!(" T sym_{}", i * 7919 % 1000);

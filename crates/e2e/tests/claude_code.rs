@@ -267,8 +267,7 @@ fn setup_old_bash(p: &Paths) {
 }
 
 fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
-    spec_with_shell(agent, p, calls, Some(&old))
+    spec_with_shell(agent, p, calls, Some(&support::old_bash()))
 }
 
 #[test]
@@ -291,7 +290,7 @@ fn claude_code_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_el
         spec_old_bash,
     );
     let (without, _) = drive::compare(&case, &agent);
-    let old = std::env::var("TOKENJUICE_OLD_BASH").unwrap();
+    let old = support::old_bash();
     let shell = &without.outcome.results[case.scenarios.len() - 2].text;
     assert!(shell.contains(&format!("{old}: ")), "{shell}");
 }

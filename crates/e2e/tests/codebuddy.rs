@@ -418,14 +418,21 @@ fn spec_with_shell(agent: &Agent, p: &Paths, calls: Vec<Value>, shell: &str) -> 
     s
 }
 
-/// Every compaction and semantics scenario, then `probe` and a failure over 10 k, for a
-/// user whose shell is not bash 5.
+/// Every compaction and semantics scenario, then a probe of the shell (`name`: `command`,
+/// read the same with and without tokenjuice) and a failure over 10 k, for a user whose
+/// shell is not bash 5.
 fn another_shell(
     mechanism: &'static str,
-    probe: scenarios::Scenario,
+    (name, command): (&'static str, String),
     setup: fn(&Paths),
     spec: fn(&Agent, &Paths, Vec<Value>) -> Spec,
 ) -> Case {
+    let probe = scenarios::Scenario {
+        name,
+        command,
+        extra: json!({}),
+        judge: scenarios::Judge::Same,
+    };
     let mut scs = scenarios::compaction();
     scs.extend(scenarios::semantics());
     scs.extend([probe, scenarios::failing_over_10k()]);
@@ -449,12 +456,10 @@ fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
     };
     let case = another_shell(
         "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a zsh user",
-        scenarios::Scenario {
-            name: "alias and function from .zshrc",
-            command: format!("{}; echo $ZSH_NAME", support::ZSHRC_PROBE),
-            extra: json!({}),
-            judge: scenarios::Judge::Same,
-        },
+        (
+            "alias and function from .zshrc",
+            format!("{}; echo $ZSH_NAME", support::ZSHRC_PROBE),
+        ),
         setup_zsh,
         spec_zsh,
     );
@@ -469,8 +474,7 @@ fn codebuddy_zsh_user_model_reads_compacted_output_and_nothing_else_changes() {
 /// No such bash is packaged where CI runs, so this runs only when `TOKENJUICE_OLD_BASH`
 /// names one (`--run-ignored only -E 'test(older_than_5)'`).
 fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
-    spec_with_shell(agent, p, calls, &old)
+    spec_with_shell(agent, p, calls, &support::old_bash())
 }
 
 #[test]
@@ -481,12 +485,7 @@ fn codebuddy_user_of_a_bash_older_than_5_reads_compacted_output_and_nothing_else
     };
     let case = another_shell(
         "shell prefix (CODEBUDDY_CODE_SHELL_PREFIX), a user of a bash older than 5",
-        scenarios::Scenario {
-            name: "the shell CodeBuddy runs",
-            command: "echo \"$BASH_VERSION\"".into(),
-            extra: json!({}),
-            judge: scenarios::Judge::Same,
-        },
+        ("the shell CodeBuddy runs", "echo \"$BASH_VERSION\"".into()),
         setup,
         spec_old_bash,
     );

@@ -524,8 +524,7 @@ fn codex_fish_user_gets_the_bash_route() {
 /// must parse there and take its second-bash route. No such bash is packaged where CI runs,
 /// so this runs only when `TOKENJUICE_OLD_BASH` names one (`--run-ignored only`).
 fn spec_old_bash(agent: &Agent, p: &Paths, calls: Vec<Value>) -> Spec {
-    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
-    spec_as(agent, p, calls, &old)
+    spec_as(agent, p, calls, &support::old_bash())
 }
 
 #[test]
@@ -534,8 +533,7 @@ fn codex_user_of_a_bash_older_than_5_gets_the_second_bash_route() {
     let Some(agent) = support::agent_or_skip("codex") else {
         return;
     };
-    let old = std::env::var("TOKENJUICE_OLD_BASH")
-        .expect("TOKENJUICE_OLD_BASH must name a bash older than 5");
+    let old = support::old_bash();
     let mut scs = shared_scenarios();
     scs.extend([
         Scenario {

@@ -239,8 +239,7 @@ fn droid_refuses_the_same_commands_with_and_without_tokenjuice() {
 
 /// `argv` run in a mount namespace where `/bin/bash` is `TOKENJUICE_OLD_BASH`.
 fn with_old_bash(argv: Vec<String>) -> Vec<String> {
-    let old = std::env::var("TOKENJUICE_OLD_BASH").expect("TOKENJUICE_OLD_BASH");
-    let mut wrapped = support::with_file_bound(&old, "/bin/bash");
+    let mut wrapped = support::with_file_bound(&support::old_bash(), "/bin/bash");
     wrapped.extend(argv);
     wrapped
 }
