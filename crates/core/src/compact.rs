@@ -4,7 +4,7 @@
 use crate::budget::Whole;
 use crate::classify::{self, Choice, RuleRef, FALLBACK_ID};
 use crate::normalize::{normalize, Normalized};
-use crate::reduce::engine::{EngineOptions, LineEngine};
+use crate::reduce::engine::{EngineOptions, LineEngine, Seen};
 use crate::reduce::render::{pluralize, render_track, Body};
 use crate::reduce::structured::{self, Structured, StructuredOutput};
 use crate::reduce::text::count_chars;
@@ -388,6 +388,9 @@ impl<'p> Session<'p> {
             self.lower.extend_from_slice(chunk);
             self.lower.make_ascii_lowercase();
             crate::reduce::signal::keyword_starts(&self.lower, &mut self.keywords);
+        }
+        if chunk_text {
+            // the bytes cleaning acts on: a line without them is only trimmed
             self.cleaned_at.clear();
             self.cleaned_at
                 .extend(memchr::memchr3_iter(b'\r', 0x1b, 0xc2, chunk));
@@ -404,13 +407,15 @@ impl<'p> Session<'p> {
                 if chunk_text {
                     // SAFETY: a prefix of a valid UTF-8 chunk ending before a newline byte
                     let line = unsafe { std::str::from_utf8_unchecked(&rest[..nl]) };
-                    let keyword_free = checked && {
-                        let (start, end) =
-                            (chunk.len() - rest.len(), chunk.len() - rest.len() + nl);
-                        !any_in(&self.keywords, &mut next_keyword, start, end)
-                            && !any_in(&self.cleaned_at, &mut next_cleaned, start, end)
+                    let (start, end) = (chunk.len() - rest.len(), chunk.len() - rest.len() + nl);
+                    let plain = !any_in(&self.cleaned_at, &mut next_cleaned, start, end);
+                    let seen = Seen {
+                        plain,
+                        keyword_free: checked
+                            && plain
+                            && !any_in(&self.keywords, &mut next_keyword, start, end),
                     };
-                    self.line_text(&rest[..nl], line, keyword_free);
+                    self.line_text(&rest[..nl], line, seen);
                 } else {
                     self.line(&rest[..nl]);
                 }
@@ -445,12 +450,12 @@ impl<'p> Session<'p> {
             Ok(s) => std::borrow::Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        self.line_text(bytes, &text, false);
+        self.line_text(bytes, &text, Seen::default());
     }
 
     /// One line: `bytes` as they came, `text` the same as text.
-    /// `keyword_free`: see [`LineEngine::push_line_checked`].
-    fn line_text(&mut self, bytes: &[u8], text: &str, keyword_free: bool) {
+    /// `seen`: what the chunk's search found out about it.
+    fn line_text(&mut self, bytes: &[u8], text: &str, seen: Seen) {
         self.raw.lines += 1;
         // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
@@ -458,7 +463,7 @@ impl<'p> Session<'p> {
         } else if self.raw.lines.is_multiple_of(16) {
             self.raw_milli += 16 * (tokens::estimate_milli(bytes) + NEWLINE_MILLI);
         }
-        self.engine.push_line_checked(text, keyword_free);
+        self.engine.push_line_checked(text, seen);
         if let Some(s) = &mut self.structured {
             let clean = self.engine.clean(text);
             s.push(&clean);

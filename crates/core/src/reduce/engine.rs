@@ -11,7 +11,7 @@
 //! what was left out and where.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use super::shape::{same_shape, shape, without_times, Fold};
 use super::signal::{self, Level};
@@ -93,11 +93,92 @@ pub struct Pending<'a> {
     pub block_start: bool,
 }
 
+/// The last entries of a track, oldest first. Once full, the oldest entry's slot takes
+/// the next entry in place (its text buffer reused): a line of a long log that is not kept
+/// costs no allocation and no move of a whole entry.
+#[derive(Debug, Default)]
+pub struct Ring {
+    slots: Vec<Entry>,
+    /// Where the oldest entry is, once the ring has been full.
+    start: usize,
+}
+
+impl Ring {
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    fn slot(&self, i: usize) -> usize {
+        let j = self.start + i;
+        if j >= self.slots.len() {
+            j - self.slots.len()
+        } else {
+            j
+        }
+    }
+
+    /// Oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Entry> {
+        let (a, b) = self.slots.split_at(self.start);
+        b.iter().chain(a)
+    }
+
+    fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Entry> {
+        let (a, b) = self.slots.split_at_mut(self.start);
+        b.iter_mut().chain(a)
+    }
+
+    pub fn back(&self) -> Option<&Entry> {
+        let n = self.slots.len().checked_sub(1)?;
+        self.slots.get(self.slot(n))
+    }
+
+    fn back_mut(&mut self) -> Option<&mut Entry> {
+        let n = self.slots.len().checked_sub(1)?;
+        let i = self.slot(n);
+        self.slots.get_mut(i)
+    }
+
+    fn front(&self) -> Option<&Entry> {
+        self.slots.get(self.start)
+    }
+
+    fn front_mut(&mut self) -> Option<&mut Entry> {
+        let i = self.start;
+        self.slots.get_mut(i)
+    }
+
+    /// Appends to a ring that has never been full.
+    fn push(&mut self, e: Entry) {
+        debug_assert_eq!(self.start, 0);
+        self.slots.push(e);
+    }
+
+    /// The oldest entry's slot becomes the newest: the caller has refilled it.
+    fn rotate(&mut self) {
+        self.start = self.slot(1);
+    }
+}
+
+/// What an entry leaving the ring hands to the one after it: its omitted and filtered lines
+/// and itself, counted.
+#[derive(Default)]
+struct Handed {
+    omitted: u64,
+    text: bool,
+    signals: u64,
+    filtered: u64,
+}
+
 /// Head, tail ring and kept middle for one sequence of entries.
 #[derive(Debug, Default)]
 pub struct Track {
     pub head: Vec<Entry>,
-    pub ring: VecDeque<Entry>,
+    pub ring: Ring,
     pub kept: Vec<Entry>,
     head_cap: usize,
     ring_cap: usize,
@@ -111,8 +192,6 @@ pub struct Track {
     /// Repeats of each signal group that were cut.
     pub hidden_repeats: Vec<u64>,
     unlimited: bool,
-    /// The text buffer of the last entry dropped from the ring, for the next entry.
-    spare: Option<String>,
 }
 
 impl Track {
@@ -136,8 +215,8 @@ impl Track {
     }
 
     fn last_mut(&mut self) -> Option<&mut Entry> {
-        if let Some(e) = self.ring.back_mut() {
-            return Some(e);
+        if !self.ring.is_empty() {
+            return self.ring.back_mut();
         }
         self.head.last_mut()
     }
@@ -173,14 +252,41 @@ impl Track {
         }
     }
 
-    fn push(&mut self, mut e: Entry) {
-        e.filtered_before += std::mem::take(&mut self.pending_filtered);
+    /// A new entry for the line `e`.
+    fn push(&mut self, e: Pending<'_>) {
+        let filtered = std::mem::take(&mut self.pending_filtered);
         self.entries += 1;
         if self.unlimited || self.head.len() < self.head_cap {
-            self.head.push(e);
+            let mut entry = Entry::new(e);
+            entry.filtered_before = filtered;
+            self.head.push(entry);
             return;
         }
-        self.ring_push(e);
+        if self.ring.len() < self.ring_cap || self.keeps(self.ring.front()) {
+            let mut entry = Entry::new(e);
+            entry.filtered_before = filtered;
+            self.ring_push(entry);
+            return;
+        }
+        // the oldest entry leaves, counted, and its slot takes the line
+        let slot = self.ring.front_mut().expect("a full ring has a front");
+        let handed = Self::counted(
+            slot,
+            &mut self.dropped_kept,
+            &mut self.dropped_kept_signals,
+            &mut self.hidden_repeats,
+        );
+        slot.refill(e);
+        slot.filtered_before = filtered;
+        self.ring.rotate();
+        self.hand_on(handed);
+    }
+
+    /// Whether the entry leaving the ring goes to the kept list.
+    fn keeps(&self, leaving: Option<&Entry>) -> bool {
+        leaving.is_some_and(|old| {
+            old.keep && self.kept.len() < MAX_KEPT_ENTRIES && self.kept_bytes < MAX_KEPT_BYTES
+        })
     }
 
     /// An unlimited track becomes a bounded one from here on: what it holds past its head
@@ -200,20 +306,13 @@ impl Track {
     }
 
     fn ring_push(&mut self, e: Entry) {
-        self.ring.push_back(e);
-        if self.ring.len() > self.ring_cap {
-            if let Some(old) = self.ring.pop_front() {
-                self.evict(old);
-            }
+        if self.ring.len() < self.ring_cap {
+            self.ring.push(e);
+            return;
         }
-    }
-
-    #[cfg(test)]
-    pub(crate) fn push_for_test(&mut self, e: Entry) {
-        self.push(e);
-    }
-
-    fn evict(&mut self, old: Entry) {
+        let slot = self.ring.front_mut().expect("a full ring has a front");
+        let old = std::mem::replace(slot, e);
+        self.ring.rotate();
         if old.keep && self.kept.len() < MAX_KEPT_ENTRIES && self.kept_bytes < MAX_KEPT_BYTES {
             self.kept_bytes += old.text.len()
                 + old.last_text.as_ref().map_or(0, String::len)
@@ -221,53 +320,79 @@ impl Track {
             self.kept.push(old);
             return;
         }
+        let handed = Self::counted(
+            &old,
+            &mut self.dropped_kept,
+            &mut self.dropped_kept_signals,
+            &mut self.hidden_repeats,
+        );
+        self.hand_on(handed);
+    }
+
+    #[cfg(test)]
+    pub(crate) fn push_for_test(&mut self, mut e: Entry) {
+        e.filtered_before += std::mem::take(&mut self.pending_filtered);
+        self.entries += 1;
+        if self.head.len() < self.head_cap {
+            self.head.push(e);
+        } else {
+            self.ring_push(e);
+        }
+    }
+
+    /// Counts an entry cut from the middle: as a kept entry that found no room, as a hidden
+    /// repeat, and what it hands to the entry after it.
+    fn counted(
+        old: &Entry,
+        dropped_kept: &mut u64,
+        dropped_kept_signals: &mut u64,
+        hidden_repeats: &mut Vec<u64>,
+    ) -> Handed {
         if old.keep {
-            self.dropped_kept += old.count;
+            *dropped_kept += old.count;
             if old.level > Level::None {
-                self.dropped_kept_signals += old.count;
+                *dropped_kept_signals += old.count;
             }
         }
         if let Some(g) = old.repeat_of {
             let g = g as usize;
-            if self.hidden_repeats.len() <= g {
-                self.hidden_repeats.resize(g + 1, 0);
+            if hidden_repeats.len() <= g {
+                hidden_repeats.resize(g + 1, 0);
             }
-            self.hidden_repeats[g] += old.count;
+            hidden_repeats[g] += old.count;
         }
-        // Fold the dropped entry's accounting into its successor.
         let signals = if old.level > Level::None {
             old.count
         } else {
             0
         };
+        Handed {
+            omitted: old.omitted_before + old.count,
+            text: old.omitted_text_before || !old.text.is_empty(),
+            signals: old.omitted_signals_before + signals,
+            filtered: old.filtered_before,
+        }
+    }
+
+    /// The cut entry's accounting goes to the oldest entry left.
+    fn hand_on(&mut self, h: Handed) {
         let next = self
             .ring
             .front_mut()
             .expect("ring holds at least one entry after a push");
-        next.omitted_before += old.omitted_before + old.count;
-        next.omitted_text_before |= old.omitted_text_before || !old.text.is_empty();
-        next.omitted_signals_before += old.omitted_signals_before + signals;
-        next.filtered_before += old.filtered_before;
-        // the next entry's text reuses this buffer (one allocation less per line of a log)
-        if old.text.capacity() <= SPARE_MAX {
-            self.spare = Some(old.text);
-        }
+        next.omitted_before += h.omitted;
+        next.omitted_text_before |= h.text;
+        next.omitted_signals_before += h.signals;
+        next.filtered_before += h.filtered;
     }
+}
 
-    /// `e` as an entry, its text copied into the last evicted entry's buffer if there is one.
-    fn entry_of(&mut self, e: Pending<'_>) -> Entry {
-        let text = match (e.text, self.spare.take()) {
-            (std::borrow::Cow::Borrowed(t), Some(mut buf)) => {
-                buf.clear();
-                buf.push_str(t);
-                buf
-            }
-            (t, _) => t.into_owned(),
-        };
+impl Entry {
+    fn new(e: Pending<'_>) -> Entry {
         Entry {
             first: e.line_no,
             last: e.line_no,
-            text,
+            text: e.text.into_owned(),
             last_text: None,
             second_text: None,
             middle: Vec::new(),
@@ -287,10 +412,43 @@ impl Track {
             block_start: e.block_start,
         }
     }
+
+    /// This entry becomes a new one for `e`, its text buffer reused.
+    fn refill(&mut self, e: Pending<'_>) {
+        self.text.clear();
+        self.text.push_str(&e.text);
+        self.first = e.line_no;
+        self.last = e.line_no;
+        self.last_text = None;
+        self.second_text = None;
+        self.middle.clear();
+        self.times_only = true;
+        self.vary = super::vary::Vary::Unknown(0);
+        self.count = 1;
+        self.identical = true;
+        self.keep = e.keep;
+        self.level = e.level;
+        self.shape = e.shape;
+        self.group = e.group;
+        self.repeat_of = e.repeat_of;
+        self.omitted_before = 0;
+        self.omitted_text_before = false;
+        self.omitted_signals_before = 0;
+        self.filtered_before = 0;
+        self.block_start = e.block_start;
+    }
 }
 
-/// Largest evicted text buffer kept for reuse.
-const SPARE_MAX: usize = 4096;
+/// What a caller that searched a whole chunk of output at once knows of one of its lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Seen {
+    /// No carriage return, escape code or 8-bit CSI lead byte (`0xC2`): cleaning the line
+    /// is trimming it.
+    pub plain: bool,
+    /// Plain, and no keyword of [`signal`] starts in it: it is neither an error nor a
+    /// warning, and is not searched again.
+    pub keyword_free: bool,
+}
 
 /// Options that do not come from the rule.
 #[derive(Debug, Clone, Copy, Default)]
@@ -448,7 +606,7 @@ impl<'r> LineEngine<'r> {
 
     /// Feed one raw line (without its newline).
     pub fn push_line(&mut self, raw: &str) {
-        self.push_line_checked(raw, false);
+        self.push_line_checked(raw, Seen::default());
     }
 
     /// Feed one raw line whose keeping the caller decides: kept lines are shown (folded
@@ -457,7 +615,7 @@ impl<'r> LineEngine<'r> {
     /// with a counted marker for each run of the others.
     pub fn push_line_kept(&mut self, raw: &str, keep: bool) {
         self.forced = Some(keep);
-        self.push_line_checked(raw, false);
+        self.push_line_checked(raw, Seen::default());
         self.forced = None;
     }
 
@@ -466,10 +624,9 @@ impl<'r> LineEngine<'r> {
         self.rule.settings.signals
     }
 
-    /// [`push_line`](Self::push_line), where `keyword_free` says the caller found no
-    /// keyword in `raw` and `raw` holds no carriage return or escape code (so cleaning
-    /// cannot make one): it then is not searched again.
-    pub fn push_line_checked(&mut self, raw: &str, keyword_free: bool) {
+    /// [`push_line`](Self::push_line), with what the caller's search of `raw` found
+    /// ([`Seen`]): a plain line is only trimmed, a keyword-free one is not searched again.
+    pub fn push_line_checked(&mut self, raw: &str, seen: Seen) {
         self.line_no += 1;
         if let Some(cap) = self.whole_bytes {
             self.raw_bytes += raw.len() as u64 + 1;
@@ -481,8 +638,13 @@ impl<'r> LineEngine<'r> {
                 self.cut_past(0);
             }
         }
-        let cleaned = self.clean(raw);
-        self.push_clean_checked(&cleaned, keyword_free);
+        if seen.plain {
+            // nothing for cleaning to resolve or strip
+            self.push_clean_checked(raw.trim_end(), seen.keyword_free);
+        } else {
+            let cleaned = self.clean(raw);
+            self.push_clean_checked(&cleaned, false);
+        }
     }
 
     /// Feed one already-cleaned line.
@@ -795,8 +957,7 @@ impl<'r> LineEngine<'r> {
                 }
             }
         }
-        let entry = track.entry_of(e);
-        track.push(entry);
+        track.push(e);
     }
 
     /// Counter values as the rule's `counterSource` says.
