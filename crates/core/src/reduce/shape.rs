@@ -85,26 +85,23 @@ fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
         }
     }
     // a hash starts a token (not after a letter, digit or `-`) and is hex to its end
-    if fold.hashes
+    let hash_start = fold.hashes
         && c.is_ascii_hexdigit()
-        && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'))
-    {
-        let (mut j, mut digit, mut alpha) = (i, false, false);
-        while j < b.len() {
-            match b[j] {
-                b'0'..=b'9' => digit = true,
-                b'a'..=b'f' | b'A'..=b'F' => alpha = true,
-                b'-' => {}
-                _ => break,
-            }
+        && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
+    if c.is_ascii_digit() {
+        let mut j = i + 1;
+        while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
         }
-        if j - i >= 7 && digit && alpha && (j == b.len() || !b[j].is_ascii_alphanumeric()) {
-            return Some((3, j));
+        // digits alone are no hash: only a hex letter or `-` after them can make one
+        if hash_start && j < b.len() && matches!(b[j], b'a'..=b'f' | b'A'..=b'F' | b'-') {
+            if let Some(end) = hash_end(b, i) {
+                return Some((3, end));
+            }
         }
-    }
-    if fold.numbers && c.is_ascii_digit() {
-        let mut j = i;
+        if !fold.numbers {
+            return None;
+        }
         while j < b.len()
             && (b[j].is_ascii_digit()
                 || (b[j] == b'.' && b.get(j + 1).is_some_and(u8::is_ascii_digit)))
@@ -113,7 +110,27 @@ fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
         }
         return Some((1, j));
     }
+    if hash_start {
+        return hash_end(b, i).map(|end| (3, end));
+    }
     None
+}
+
+/// The end of the hash starting at `i`: hex digits and `-` to the end of the word, at
+/// least 7 of them, digits and letters both.
+#[inline]
+fn hash_end(b: &[u8], i: usize) -> Option<usize> {
+    let (mut j, mut digit, mut alpha) = (i, false, false);
+    while j < b.len() {
+        match b[j] {
+            b'0'..=b'9' => digit = true,
+            b'a'..=b'f' | b'A'..=b'F' => alpha = true,
+            b'-' => {}
+            _ => break,
+        }
+        j += 1;
+    }
+    (j - i >= 7 && digit && alpha && (j == b.len() || !b[j].is_ascii_alphanumeric())).then_some(j)
 }
 
 /// Do two lines have the same shape? Skips runs of equal bytes at once and looks at
@@ -152,11 +169,12 @@ pub fn same_shape(a: &str, b: &str, fold: Fold) -> bool {
         if i == a.len() || j == b.len() {
             return false; // one line is a prefix of the other, beyond any fold
         }
-        match (folded_token(a, i, fold), folded_token(b, j, fold)) {
-            (Some((ka, ea)), Some((kb, eb))) => {
-                if ka != kb {
-                    return false;
-                }
+        // both must fold, alike
+        let Some((ka, ea)) = folded_token(a, i, fold) else {
+            return false;
+        };
+        match folded_token(b, j, fold) {
+            Some((kb, eb)) if kb == ka => {
                 i = ea;
                 j = eb;
             }
@@ -282,6 +300,11 @@ mod tests {
     fn folds_hashes() {
         let f = Fold::default();
         assert!(same("commit 3f2a9c1d", "commit 9b8e7d6c", f));
+        // a hash that starts with digits is a hash, not a number and a word
+        assert!(same("id 1234567abc ok", "id 7654321fed ok", f));
+        assert!(!same("id 1234567abc ok", "id 1234567 ok", f));
+        assert!(same_shape("id 1234567abc ok", "id 7654321fed ok", f));
+        assert!(!same_shape("id 1234567abc ok", "id 1234567 ok", f));
         assert!(same(
             "id 550e8400-e29b-41d4-a716-446655440000",
             "id 123e4567-e89b-12d3-a456-426614174000",
