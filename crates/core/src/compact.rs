@@ -384,9 +384,11 @@ impl<'p> Session<'p> {
         // return, an escape code or an 8-bit CSI lead byte in it)
         let checked = chunk_text && self.engine.classifies();
         if checked {
-            self.lower.clear();
-            self.lower.extend_from_slice(chunk);
-            self.lower.make_ascii_lowercase();
+            // lowercased in one pass (the buffer is only zeroed where it grows)
+            self.lower.resize(chunk.len(), 0);
+            for (l, &c) in self.lower.iter_mut().zip(chunk) {
+                *l = c.to_ascii_lowercase();
+            }
             crate::reduce::signal::keyword_starts(&self.lower, &mut self.keywords);
         }
         if chunk_text {
