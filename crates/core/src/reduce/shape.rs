@@ -4,50 +4,34 @@
 pub use crate::rules::compiled::Fold;
 
 const SEED: u64 = 0xcbf2_9ce4_8422_2325;
-const PRIME: u64 = 0x0100_0000_01b3;
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// Bytes are packed eight at a time into a word, then mixed: one multiply per word.
-struct Hasher {
-    h: u64,
-    acc: u64,
-    n: u32,
+/// One word into the hash: one multiply.
+#[inline]
+fn step(h: u64, w: u64) -> u64 {
+    (h ^ w).wrapping_mul(MIX).rotate_left(29)
 }
 
-impl Hasher {
-    #[inline]
-    fn byte(&mut self, b: u8) {
-        self.acc = (self.acc << 8) | u64::from(b);
-        self.n += 1;
-        if self.n == 8 {
-            self.flush();
-        }
+/// A span of text into the hash, eight bytes at a time, its length with its last bytes.
+#[inline]
+fn span(mut h: u64, s: &[u8]) -> u64 {
+    let mut words = s.chunks_exact(8);
+    for w in &mut words {
+        h = step(h, u64::from_le_bytes(w.try_into().expect("8 bytes")));
     }
-
-    #[inline]
-    fn flush(&mut self) {
-        self.h = (self.h ^ self.acc).wrapping_mul(PRIME).rotate_left(29);
-        self.acc = 0;
-        self.n = 0;
+    let mut last = (s.len() as u64 & 0xff) << 56;
+    for (k, &x) in words.remainder().iter().enumerate() {
+        last |= u64::from(x) << (8 * k);
     }
-
-    fn finish(mut self) -> u64 {
-        if self.n > 0 {
-            self.acc |= u64::from(self.n) << 56;
-            self.flush();
-        }
-        self.h
-    }
+    step(h, last)
 }
 
-/// Hash of the line's shape.
+/// Hash of the line's shape: each span of text between folded tokens, then the token's
+/// kind (a word no span ends with: its length byte is 0 and a byte above it is set).
 pub fn shape(line: &str, fold: Fold) -> u64 {
     let b = line.as_bytes();
-    let mut h = Hasher {
-        h: SEED,
-        acc: 0,
-        n: 0,
-    };
-    let mut i = 0;
+    let mut h = SEED;
+    let (mut i, mut text) = (0, 0);
     while i < b.len() {
         let c = b[i];
         // most bytes start no folded token (see `folded_token`): only a digit, a hex letter
@@ -58,15 +42,16 @@ pub fn shape(line: &str, fold: Fold) -> u64 {
                 && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-')));
         if may_start {
             if let Some((kind, end)) = folded_token(b, i, fold) {
-                h.byte(kind);
+                h = span(h, &b[text..i]);
+                h = step(h, 0x1_0000_0000 | u64::from(kind));
                 i = end;
+                text = end;
                 continue;
             }
         }
-        h.byte(c);
         i += 1;
     }
-    h.finish()
+    span(h, &b[text..])
 }
 
 /// The end of the token starting at `i` that `shape` folds into one placeholder, if any:
