@@ -581,13 +581,9 @@ impl<'r> LineEngine<'r> {
         };
         match line {
             std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.trim_end()),
-            std::borrow::Cow::Owned(s) => {
-                let t = s.trim_end();
-                if t.len() == s.len() {
-                    std::borrow::Cow::Owned(s)
-                } else {
-                    std::borrow::Cow::Owned(t.to_string())
-                }
+            std::borrow::Cow::Owned(mut s) => {
+                s.truncate(s.trim_end().len());
+                std::borrow::Cow::Owned(s)
             }
         }
     }
