@@ -212,8 +212,8 @@ pub fn features(b: &[u8]) -> Features {
         let (block, valid) = if chunk.len() == 64 {
             (chunk.try_into().expect("64 bytes"), u64::MAX)
         } else {
+            // the bytes past the text are whatever the pad held: `valid` masks them out
             pad[..chunk.len()].copy_from_slice(chunk);
-            pad[chunk.len()..].fill(0);
             (&pad, (1u64 << chunk.len()) - 1)
         };
         let mut m = masks(block, before);
