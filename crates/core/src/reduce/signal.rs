@@ -160,13 +160,41 @@ fn automaton() -> &'static AhoCorasick {
     })
 }
 
-/// Where a keyword starts in `lower`, many lines lowercased at once, in order. A line
-/// with no start inside it classifies as [`Level::None`] (no keyword holds a newline, so a
-/// search over many lines finds in each line exactly what a search of the line alone
-/// finds): one search per chunk instead of one per line.
+/// The lines of `lower` (many lines lowercased at once) that hold a keyword: where the
+/// first keyword of each such line starts, in order. A line with no start inside it
+/// classifies as [`Level::None`] (no keyword holds a newline, so a search over many lines
+/// finds in each line exactly what a search of the line alone finds): one search per chunk
+/// instead of one per line. The search is the automaton's own SIMD searcher, asked for
+/// any match rather than the longest (whether a line holds one is all that is asked), and
+/// it goes on at the next line after a match.
 pub fn keyword_starts(lower: &[u8], out: &mut Vec<usize>) {
     out.clear();
-    out.extend(automaton().find_iter(lower).map(|m| m.start()));
+    let Some(searcher) = packed() else {
+        out.extend(automaton().find_iter(lower).map(|m| m.start()));
+        return;
+    };
+    let mut at = 0;
+    while let Some(m) = searcher.find_in(lower, aho_corasick::Span::from(at..lower.len())) {
+        out.push(m.start());
+        at = match memchr::memchr(b'\n', &lower[m.end()..]) {
+            Some(k) => m.end() + k + 1,
+            None => break,
+        };
+    }
+}
+
+/// The keywords' SIMD searcher, where this processor has one.
+fn packed() -> Option<&'static aho_corasick::packed::Searcher> {
+    static PACKED: OnceLock<Option<aho_corasick::packed::Searcher>> = OnceLock::new();
+    PACKED
+        .get_or_init(|| {
+            aho_corasick::packed::Config::new()
+                .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+                .builder()
+                .extend(STEMS.iter().map(|s| s.text))
+                .build()
+        })
+        .as_ref()
 }
 
 fn is_word(b: u8) -> bool {
