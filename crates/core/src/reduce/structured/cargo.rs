@@ -60,7 +60,7 @@ const PROGRESS: &[&str] = &[
     "Building",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Level {
     Error,
     Warning,
@@ -95,6 +95,9 @@ pub struct Cargo {
     summary_warnings: Option<u64>,
     header_errors: u64,
     header_warnings: u64,
+    /// The diagnostics kept, by a hash of their level and lines (a build that warns
+    /// thousands of times is not compared line by line with every diagnostic before).
+    by_text: std::collections::HashMap<u64, Vec<usize>>,
 }
 
 fn is_progress(line: &str) -> bool {
@@ -181,11 +184,18 @@ impl Cargo {
             return;
         };
         // identical diagnostic already seen (e.g. the same warning in lib and test targets)
-        if let Some(i) = self
-            .diags
-            .iter()
-            .position(|x| x.level == d.level && x.lines == d.lines)
-        {
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (d.level, &d.lines).hash(&mut h);
+            h.finish()
+        };
+        let same = self.by_text.get(&key).and_then(|at| {
+            at.iter()
+                .copied()
+                .find(|&i| self.diags[i].level == d.level && self.diags[i].lines == d.lines)
+        });
+        if let Some(i) = same {
             self.diags[i].count += 1;
             return;
         }
@@ -193,6 +203,7 @@ impl Cargo {
             self.diags_dropped += 1;
             return;
         }
+        self.by_text.entry(key).or_default().push(self.diags.len());
         self.diags.push(d);
         self.items.push(Item::Diag(self.diags.len() - 1));
     }
