@@ -100,11 +100,15 @@ impl Structured for DiffStat {
         let mut dirs: Vec<(&str, Vec<&File>)> = Vec::new();
         let mut lines: Vec<String> = Vec::new();
         let mut order: Vec<Result<usize, &str>> = Vec::new();
+        // where each folder is in `dirs` (a stat of many folders is not searched folder by
+        // folder for each file)
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for item in &self.items {
             match item {
-                Ok(f) => match dirs.iter().position(|(d, _)| *d == f.dir) {
-                    Some(i) => dirs[i].1.push(f),
+                Ok(f) => match at.get(f.dir.as_str()) {
+                    Some(&i) => dirs[i].1.push(f),
                     None => {
+                        at.insert(&f.dir, dirs.len());
                         order.push(Ok(dirs.len()));
                         dirs.push((&f.dir, vec![f]));
                     }
