@@ -515,45 +515,26 @@ impl Listing {
         let mut by_date = false;
         if longs.len() >= 2 {
             // the owner most entries share is said once; the others show theirs
-            let mut owners: Vec<(&str, usize)> = Vec::new();
-            for l in &longs {
-                match owners.iter_mut().find(|(o, _)| *o == l.owner) {
-                    Some(o) => o.1 += 1,
-                    None => owners.push((&l.owner, 1)),
-                }
-            }
+            let owners = tally(longs.iter().map(|l| l.owner.as_str()));
             if let Some((o, n)) = owners.iter().max_by_key(|(_, n)| *n) {
                 if !o.is_empty() && *n * 10 >= longs.len() * 6 {
                     common_owner = Some((*o).to_string());
                 }
             }
-            let mut counts: Vec<(char, String, u64)> = Vec::new();
-            for l in &longs {
-                let ty = l.mode.chars().next().unwrap_or('-');
-                match counts.iter_mut().find(|(t, m, _)| *t == ty && *m == l.mode) {
-                    Some(c) => c.2 += 1,
-                    None => counts.push((ty, l.mode.clone(), 1)),
-                }
-            }
+            let counts = tally(longs.iter().map(|l| l.mode.as_str()));
             for ty in ['-', 'd'] {
                 if let Some(best) = counts
                     .iter()
-                    .filter(|(t, _, _)| *t == ty)
-                    .max_by_key(|(_, _, n)| *n)
+                    .filter(|(m, _)| m.chars().next().unwrap_or('-') == ty)
+                    .max_by_key(|(_, n)| *n)
                 {
-                    if best.2 >= 2 {
-                        common_modes.push((ty, best.1.clone()));
+                    if best.1 >= 2 {
+                        common_modes.push((ty, best.0.to_string()));
                     }
                 }
             }
             // a modification time most entries share (a fresh clone or checkout)
-            let mut dates: Vec<(&str, usize)> = Vec::new();
-            for l in &longs {
-                match dates.iter_mut().find(|(d, _)| *d == l.date) {
-                    Some(d) => d.1 += 1,
-                    None => dates.push((&l.date, 1)),
-                }
-            }
+            let dates = tally(longs.iter().map(|l| l.date.as_str()));
             if let Some((d, n)) = dates.iter().max_by_key(|(_, n)| *n) {
                 if *n >= 3 && *n * 10 >= longs.len() * 6 {
                     common_date = Some((*d).to_string());
@@ -562,15 +543,11 @@ impl Listing {
             // else a day most entries share, at different times (`Nov 26 11:00`, `Nov 26
             // 14:38`: ls shows a time for this half-year): those show the time alone
             if common_date.is_none() {
-                let mut days: Vec<(&str, usize)> = Vec::new();
-                for l in &longs {
-                    if let Some((day, _)) = day_and_time(&l.date) {
-                        match days.iter_mut().find(|(d, _)| *d == day) {
-                            Some(d) => d.1 += 1,
-                            None => days.push((day, 1)),
-                        }
-                    }
-                }
+                let days = tally(
+                    longs
+                        .iter()
+                        .filter_map(|l| day_and_time(&l.date).map(|(day, _)| day)),
+                );
                 if let Some((d, n)) = days.iter().max_by_key(|(_, n)| *n) {
                     if *n >= 3 && *n * 10 >= longs.len() * 6 {
                         common_day = Some((*d).to_string());
@@ -864,6 +841,23 @@ impl Listing {
         }
         (out, omitted)
     }
+}
+
+/// How many times each value comes, in the order first seen (so that of values that come
+/// equally often, `max_by_key` picks the same one whatever the map's order).
+fn tally<'a>(values: impl Iterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
+    let mut order: Vec<(&str, usize)> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for v in values {
+        match at.get(v) {
+            Some(&i) => order[i].1 += 1,
+            None => {
+                at.insert(v, order.len());
+                order.push((v, 1));
+            }
+        }
+    }
+    order
 }
 
 /// Long listings with at least this many entries, sharing at most one date per this many
