@@ -164,12 +164,19 @@ fn automaton() -> &'static AhoCorasick {
 /// first keyword of each such line starts, in order. A line with no start inside it
 /// classifies as [`Level::None`] (no keyword holds a newline, so a search over many lines
 /// finds in each line exactly what a search of the line alone finds): one search per chunk
-/// instead of one per line. The search is the automaton's own SIMD searcher, asked for
-/// any match rather than the longest (whether a line holds one is all that is asked), and
-/// it goes on at the next line after a match.
+/// instead of one per line. A large chunk is searched by a SIMD searcher of its own, asked
+/// for any match rather than the longest (whether a line holds one is all that is asked),
+/// going on at the next line after a match; a small one by the automaton, which
+/// classifying a line needs anyway (building the searcher costs ~80,000 instructions, more
+/// than it saves on a small output).
 pub fn keyword_starts(lower: &[u8], out: &mut Vec<usize>) {
     out.clear();
-    let Some(searcher) = packed() else {
+    let searcher = if lower.len() >= PACKED_MIN {
+        packed()
+    } else {
+        None
+    };
+    let Some(searcher) = searcher else {
         out.extend(automaton().find_iter(lower).map(|m| m.start()));
         return;
     };
@@ -182,6 +189,9 @@ pub fn keyword_starts(lower: &[u8], out: &mut Vec<usize>) {
         };
     }
 }
+
+/// Chunks from this size on are searched by [`packed`].
+const PACKED_MIN: usize = 64 * 1024;
 
 /// The keywords' SIMD searcher, where this processor has one.
 fn packed() -> Option<&'static aho_corasick::packed::Searcher> {
@@ -310,6 +320,54 @@ fn negated(b: &[u8], start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines of a chunk that hold a keyword start, as `keyword_starts` says.
+    fn lines_with_starts(chunk: &[u8]) -> Vec<usize> {
+        let mut starts = Vec::new();
+        keyword_starts(chunk, &mut starts);
+        let newlines: Vec<usize> = memchr::memchr_iter(b'\n', chunk).collect();
+        let mut lines: Vec<usize> = starts
+            .iter()
+            .map(|&k| newlines.partition_point(|&n| n < k))
+            .collect();
+        lines.dedup();
+        lines
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn a_large_chunk_marks_the_lines_the_automaton_finds_a_keyword_in(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "error", "errors", "err!", "warning", "warn", "failed", "not found", "not",
+                    "found", "unable to", "timed out", "segmentation fault", "deprecated",
+                    "ok", "get /api/x 200", "é", "\n", "\n", "\n", "xerr", "errorless",
+                ]),
+                1..200,
+            ),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", "-"]), 200),
+        ) {
+            let mut piece = String::new();
+            for (i, w) in words.iter().enumerate() {
+                piece.push_str(w);
+                piece.push_str(seps[i]);
+            }
+            piece.push('\n');
+            // past the size from which the SIMD searcher is used
+            let mut chunk = String::new();
+            while chunk.len() < PACKED_MIN + 1 {
+                chunk.push_str(&piece);
+            }
+            let per_line: Vec<usize> = chunk
+                .split('\n')
+                .enumerate()
+                .filter(|(_, l)| automaton().find_iter(l.as_bytes()).next().is_some())
+                .map(|(i, _)| i)
+                .collect();
+            proptest::prop_assert_eq!(lines_with_starts(chunk.as_bytes()), per_line);
+        }
+    }
 
     #[test]
     fn errors() {
