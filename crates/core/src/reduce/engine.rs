@@ -166,7 +166,6 @@ impl Ring {
 
 /// What an entry leaving the ring hands to the one after it: its omitted and filtered lines
 /// and itself, counted.
-#[derive(Default)]
 struct Handed {
     omitted: u64,
     text: bool,
@@ -413,10 +412,15 @@ impl Entry {
         }
     }
 
-    /// This entry becomes a new one for `e`, its text buffer reused.
+    /// This entry becomes a new one for `e`, its text buffer reused (unless a long line
+    /// made it large: the ring does not keep such buffers for every line after).
     fn refill(&mut self, e: Pending<'_>) {
-        self.text.clear();
-        self.text.push_str(&e.text);
+        if self.text.capacity() <= TEXT_REUSE_MAX {
+            self.text.clear();
+            self.text.push_str(&e.text);
+        } else {
+            self.text = e.text.into_owned();
+        }
         self.first = e.line_no;
         self.last = e.line_no;
         self.last_text = None;
@@ -438,6 +442,9 @@ impl Entry {
         self.block_start = e.block_start;
     }
 }
+
+/// Largest text buffer a ring slot keeps for the next line.
+const TEXT_REUSE_MAX: usize = 4096;
 
 /// What a caller that searched a whole chunk of output at once knows of one of its lines.
 #[derive(Debug, Clone, Copy, Default)]
