@@ -515,13 +515,13 @@ impl Listing {
         let mut by_date = false;
         if longs.len() >= 2 {
             // the owner most entries share is said once; the others show theirs
-            let owners = tally(longs.iter().map(|l| l.owner.as_str()));
+            let owners = super::tally(longs.iter().map(|l| l.owner.as_str()));
             if let Some((o, n)) = owners.iter().max_by_key(|(_, n)| *n) {
                 if !o.is_empty() && *n * 10 >= longs.len() * 6 {
                     common_owner = Some((*o).to_string());
                 }
             }
-            let counts = tally(longs.iter().map(|l| l.mode.as_str()));
+            let counts = super::tally(longs.iter().map(|l| l.mode.as_str()));
             for ty in ['-', 'd'] {
                 if let Some(best) = counts
                     .iter()
@@ -534,7 +534,7 @@ impl Listing {
                 }
             }
             // a modification time most entries share (a fresh clone or checkout)
-            let dates = tally(longs.iter().map(|l| l.date.as_str()));
+            let dates = super::tally(longs.iter().map(|l| l.date.as_str()));
             if let Some((d, n)) = dates.iter().max_by_key(|(_, n)| *n) {
                 if *n >= 3 && *n * 10 >= longs.len() * 6 {
                     common_date = Some((*d).to_string());
@@ -543,7 +543,7 @@ impl Listing {
             // else a day most entries share, at different times (`Nov 26 11:00`, `Nov 26
             // 14:38`: ls shows a time for this half-year): those show the time alone
             if common_date.is_none() {
-                let days = tally(
+                let days = super::tally(
                     longs
                         .iter()
                         .filter_map(|l| day_and_time(&l.date).map(|(day, _)| day)),
@@ -841,23 +841,6 @@ impl Listing {
         }
         (out, omitted)
     }
-}
-
-/// How many times each value comes, in the order first seen (so that of values that come
-/// equally often, `max_by_key` picks the same one whatever the map's order).
-fn tally<'a>(values: impl Iterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
-    let mut order: Vec<(&str, usize)> = Vec::new();
-    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for v in values {
-        match at.get(v) {
-            Some(&i) => order[i].1 += 1,
-            None => {
-                at.insert(v, order.len());
-                order.push((v, 1));
-            }
-        }
-    }
-    order
 }
 
 /// Long listings with at least this many entries, sharing at most one date per this many

@@ -63,6 +63,24 @@ impl<const CAP: usize> WholeText<CAP> {
     }
 }
 
+/// How many times each value comes, in the order first seen (so that of values that come
+/// equally often, `max_by_key` picks the same one whatever the map's order), each found
+/// by a map (a listing may hold thousands of owners and dates).
+pub(super) fn tally<'a>(values: impl Iterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
+    let mut order: Vec<(&str, usize)> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for v in values {
+        match at.get(v) {
+            Some(&i) => order[i].1 += 1,
+            None => {
+                at.insert(v, order.len());
+                order.push((v, 1));
+            }
+        }
+    }
+    order
+}
+
 /// Tests: feed `text` to a reducer line by line and finish it with `exit_code`.
 #[cfg(test)]
 pub(crate) fn feed(

@@ -184,18 +184,12 @@ impl Structured for Ps {
 /// Kernel thread names counted by kind, most first: `kworker/0:1H-kblockd`, `kworker/u8:2`
 /// → `kworker ×2`; `migration/0`, `migration/1` → `migration ×2`.
 pub(super) fn kernel_thread_kinds<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for name in names {
-        let kind = name
-            .split(['/', ':'])
+    let mut kinds = super::tally(names.map(|name| {
+        name.split(['/', ':'])
             .next()
             .unwrap_or(name)
-            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-        match kinds.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => kinds.push((kind, 1)),
-        }
-    }
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+    }));
     kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     kinds
         .iter()
