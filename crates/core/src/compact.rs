@@ -389,7 +389,7 @@ impl<'p> Session<'p> {
             for (l, &c) in self.lower.iter_mut().zip(chunk) {
                 *l = c.to_ascii_lowercase();
             }
-            crate::reduce::signal::keyword_starts(&self.lower, &mut self.keywords);
+            crate::reduce::signal::keyword_starts(&self.lower, self.raw.bytes, &mut self.keywords);
         }
         if chunk_text {
             // the bytes cleaning acts on: a line without them is only trimmed

@@ -164,14 +164,15 @@ fn automaton() -> &'static AhoCorasick {
 /// first keyword of each such line starts, in order. A line with no start inside it
 /// classifies as [`Level::None`] (no keyword holds a newline, so a search over many lines
 /// finds in each line exactly what a search of the line alone finds): one search per chunk
-/// instead of one per line. A large chunk is searched by a SIMD searcher of its own, asked
-/// for any match rather than the longest (whether a line holds one is all that is asked),
-/// going on at the next line after a match; a small one by the automaton, which
+/// instead of one per line. Once an output has passed [`SIMD_SEARCH_AFTER`] bytes
+/// (`seen`, this chunk's included), its chunks are searched by a SIMD searcher of its own,
+/// asked for any match rather than the longest (whether a line holds one is all that is
+/// asked), going on at the next line after a match; before, by the automaton, which
 /// classifying a line needs anyway (building the searcher costs ~80,000 instructions, more
 /// than it saves on a small output).
-pub fn keyword_starts(lower: &[u8], out: &mut Vec<usize>) {
+pub fn keyword_starts(lower: &[u8], seen: u64, out: &mut Vec<usize>) {
     out.clear();
-    let searcher = if lower.len() >= PACKED_MIN {
+    let searcher = if seen >= SIMD_SEARCH_AFTER {
         packed()
     } else {
         None
@@ -190,8 +191,8 @@ pub fn keyword_starts(lower: &[u8], out: &mut Vec<usize>) {
     }
 }
 
-/// Chunks from this size on are searched by [`packed`].
-const PACKED_MIN: usize = 64 * 1024;
+/// Bytes of an output after which its chunks are searched by [`packed`].
+pub const SIMD_SEARCH_AFTER: u64 = 1 << 20;
 
 /// The keywords' SIMD searcher, where this processor has one.
 fn packed() -> Option<&'static aho_corasick::packed::Searcher> {
@@ -324,7 +325,7 @@ mod tests {
     /// Lines of a chunk that hold a keyword start, as `keyword_starts` says.
     fn lines_with_starts(chunk: &[u8]) -> Vec<usize> {
         let mut starts = Vec::new();
-        keyword_starts(chunk, &mut starts);
+        keyword_starts(chunk, SIMD_SEARCH_AFTER, &mut starts);
         let newlines: Vec<usize> = memchr::memchr_iter(b'\n', chunk).collect();
         let mut lines: Vec<usize> = starts
             .iter()
@@ -354,9 +355,10 @@ mod tests {
                 piece.push_str(seps[i]);
             }
             piece.push('\n');
-            // past the size from which the SIMD searcher is used
+            // a chunk of some size (of an output past the size from which the SIMD
+            // searcher is used)
             let mut chunk = String::new();
-            while chunk.len() < PACKED_MIN + 1 {
+            while chunk.len() < 64 * 1024 {
                 chunk.push_str(&piece);
             }
             let per_line: Vec<usize> = chunk
