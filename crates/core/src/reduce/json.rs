@@ -53,14 +53,17 @@ const MAX_CELL: usize = 400;
 const TABLE_MIN_ROWS: usize = 20;
 
 /// Four or more objects with (mostly) the same fields, read as a table: an array of them,
-/// or an object whose every value is one (`"versions": {"1.0.0": {…}, …}`, the key then
-/// being the first cell of each row). Each field's name is said once, a field with one
-/// value in every record is said once, and each record is one line of the other fields'
-/// values (JSON literals, comma-separated; an empty cell is a field that record does not
-/// have). Nested objects count by their leaves (`stock.count`); arrays and empty objects
-/// are values, each at most [`MAX_CELL`] characters. Every record must have at least half
-/// of all the fields. Nothing is left out but rows past [`TABLE_ROWS_CHARS`] (or the first
-/// [`TABLE_MIN_ROWS`]), which are counted.
+/// an object whose every value is one (`"versions": {"1.0.0": {…}, …}`, the key then
+/// being the first cell of each row), or an object whose every value is an array of them
+/// (PyPI's `"releases": {"2.31.0": [{…}, {…}], …}`: one row per record, its key first; a
+/// key with an empty array is named in the heading). Each field's name is said once, a
+/// field with one value in every record is said once, so is a field whose value is its
+/// row's key in every record, and each record is one line of the other fields' values
+/// (JSON literals, comma-separated; an empty cell is a field that record does not have).
+/// Nested objects count by their leaves (`stock.count`); arrays and empty objects are
+/// values, each at most [`MAX_CELL`] characters. Every record must have at least half of
+/// all the fields. Nothing is left out but rows past [`TABLE_ROWS_CHARS`] (or the first
+/// [`TABLE_MIN_ROWS`]), which are counted, their keys named when they are few enough.
 pub struct Table<'a> {
     pub columns: Vec<String>,
     pub constant: Vec<(String, &'a Value)>,
@@ -68,9 +71,16 @@ pub struct Table<'a> {
     pub rows: Vec<Vec<Option<&'a Value>>>,
     /// A map of records: each row's key (its first cell); empty for an array.
     keys: Vec<&'a str>,
+    /// Fields whose value is the row's key in every record (npm's `version`).
+    key_fields: Vec<String>,
+    /// A map of arrays of records: how many keys, and those whose array is empty.
+    groups: Option<(usize, Vec<&'a str>)>,
     /// Some record lacks some field.
     sparse: bool,
 }
+
+/// Most characters of the keys of the rows a table leaves out, named after its count.
+const CUT_KEYS_CHARS: usize = 3000;
 
 impl<'a> Table<'a> {
     pub fn of(items: &'a [Value]) -> Option<Table<'a>> {
@@ -80,6 +90,25 @@ impl<'a> Table<'a> {
     /// A map whose every value is a record, keyed by the map's keys.
     pub fn of_map(map: &'a serde_json::Map<String, Value>) -> Option<Table<'a>> {
         Self::build(map.iter().map(|(k, v)| (Some(k.as_str()), v)).collect())
+    }
+
+    /// A map whose every value is an array of records: one row per record, keyed by the
+    /// map key its array is under.
+    pub fn of_map_of_arrays(map: &'a serde_json::Map<String, Value>) -> Option<Table<'a>> {
+        let mut items = Vec::new();
+        let mut empty = Vec::new();
+        for (k, v) in map {
+            let Value::Array(a) = v else {
+                return None;
+            };
+            if a.is_empty() {
+                empty.push(k.as_str());
+            }
+            items.extend(a.iter().map(|x| (Some(k.as_str()), x)));
+        }
+        let mut t = Self::build(items)?;
+        t.groups = Some((map.len(), empty));
+        Some(t)
     }
 
     fn build(items: Vec<(Option<&'a str>, &'a Value)>) -> Option<Table<'a>> {
@@ -116,14 +145,30 @@ impl<'a> Table<'a> {
             .iter()
             .map(|r| names.iter().map(|n| cell(r, n)).collect())
             .collect();
+        let keys: Vec<&'a str> = items.iter().filter_map(|(k, _)| *k).collect();
+        // a field that is its row's key in every record (`"1.2.0": {"version": "1.2.0"}`)
+        let is_key: Vec<bool> = (0..names.len())
+            .map(|i| {
+                !keys.is_empty()
+                    && cells
+                        .iter()
+                        .zip(&keys)
+                        .all(|(r, k)| matches!(r[i], Some(Value::String(s)) if s == k))
+            })
+            .collect();
         let same: Vec<bool> = (0..names.len())
-            .map(|i| cells[0][i].is_some() && cells.iter().all(|r| r[i] == cells[0][i]))
+            .map(|i| {
+                is_key[i] || cells[0][i].is_some() && cells.iter().all(|r| r[i] == cells[0][i])
+            })
+            .collect();
+        let key_fields = (0..names.len())
+            .filter(|&i| is_key[i])
+            .map(|i| names[i].clone())
             .collect();
         let constant = (0..names.len())
-            .filter(|&i| same[i])
+            .filter(|&i| same[i] && !is_key[i])
             .map(|i| (names[i].clone(), cells[0][i].expect("same: present")))
             .collect();
-        let keys: Vec<&'a str> = items.iter().filter_map(|(k, _)| *k).collect();
         let columns: Vec<String> = (0..names.len())
             .filter(|&i| !same[i])
             .map(|i| names[i].clone())
@@ -153,6 +198,8 @@ impl<'a> Table<'a> {
             constant,
             rows,
             keys,
+            key_fields,
+            groups: None,
             sparse,
         })
     }
@@ -163,6 +210,17 @@ impl<'a> Table<'a> {
     pub fn render(&self, name: &str, budget: usize) -> (Vec<String>, u64) {
         let n = self.rows.len();
         let mut head = format!("{name}{n} records");
+        if let Some((groups, empty)) = &self.groups {
+            head.push_str(&format!(" under {groups} keys"));
+            if !empty.is_empty() {
+                let names: Vec<String> = empty.iter().map(|k| key_literal(k)).collect();
+                head.push_str(&format!(
+                    " ({} with none: {})",
+                    empty.len(),
+                    names.join(", ")
+                ));
+            }
+        }
         let keyed = !self.keys.is_empty();
         if !self.columns.is_empty() || keyed {
             let key = if keyed { "key, " } else { "" };
@@ -174,12 +232,17 @@ impl<'a> Table<'a> {
         if self.sparse {
             head.push_str(" (an empty cell: the record has no such field)");
         }
-        if !self.constant.is_empty() {
-            let same: Vec<String> = self
-                .constant
-                .iter()
-                .map(|(k, v)| format!("{k}={}", literal(v)))
-                .collect();
+        let same: Vec<String> = self
+            .key_fields
+            .iter()
+            .map(|k| format!("{k} is its key"))
+            .chain(
+                self.constant
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", literal(v))),
+            )
+            .collect();
+        if !same.is_empty() {
             head.push_str(&format!("; in every record {}", same.join(", ")));
         }
         let mut lines = vec![head];
@@ -191,10 +254,7 @@ impl<'a> Table<'a> {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let key = self
-                    .keys
-                    .get(i)
-                    .map(|k| literal(&Value::String(k.to_string())));
+                let key = self.keys.get(i).map(|k| key_literal(k));
                 let cells: Vec<String> = key
                     .into_iter()
                     .chain(r.iter().map(|v| v.map(literal).unwrap_or_default()))
@@ -223,10 +283,44 @@ impl<'a> Table<'a> {
         }
         let cut = (back - front) as u64;
         lines.extend(rows[..front].iter().cloned());
-        lines.push(format!("… {cut} more records not shown"));
+        lines.push(format!(
+            "… {cut} more records not shown{}",
+            self.cut_keys(front, back)
+        ));
         lines.extend(rows[back..].iter().cloned());
         (lines, cut)
     }
+}
+
+impl Table<'_> {
+    /// `, keys "a", "b"`: the keys of rows `front..back` (each once), when they fit in
+    /// [`CUT_KEYS_CHARS`]; nothing for an array's rows or too many keys.
+    fn cut_keys(&self, front: usize, back: usize) -> String {
+        let Some(keys) = self.keys.get(front..back) else {
+            return String::new();
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut len = 0;
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 && keys[i - 1] == *k {
+                continue;
+            }
+            let name = key_literal(k);
+            len += name.len() + 2;
+            if len > CUT_KEYS_CHARS {
+                return String::new();
+            }
+            names.push(name);
+        }
+        if names.is_empty() {
+            return String::new();
+        }
+        format!(", keys {}", names.join(", "))
+    }
+}
+
+fn key_literal(k: &str) -> String {
+    serde_json::to_string(k).unwrap_or_default()
 }
 
 /// The scalar leaves of `v` by dotted path, in order; false when a field name holds a dot
@@ -264,7 +358,7 @@ fn tables(v: &Value, whole: &str) -> Option<(Vec<String>, u64)> {
     let mut cut = 0;
     let whole_table = match v {
         Value::Array(items) => Table::of(items),
-        Value::Object(m) => Table::of_map(m),
+        Value::Object(m) => Table::of_map(m).or_else(|| Table::of_map_of_arrays(m)),
         _ => None,
     };
     if let Some(t) = whole_table {
@@ -273,13 +367,16 @@ fn tables(v: &Value, whole: &str) -> Option<(Vec<String>, u64)> {
         let mut rest = serde_json::Map::new();
         let mut below = Vec::new();
         for (k, x) in m {
-            let (table, n) = match x {
-                Value::Array(items) => (Table::of(items), items.len()),
-                Value::Object(records) => (Table::of_map(records), records.len()),
-                _ => (None, 0),
+            let table = match x {
+                Value::Array(items) => Table::of(items),
+                Value::Object(records) => {
+                    Table::of_map(records).or_else(|| Table::of_map_of_arrays(records))
+                }
+                _ => None,
             };
             match table {
                 Some(t) => {
+                    let n = t.rows.len();
                     rest.insert(k.clone(), Value::String(format!("[{n} records below]")));
                     below.push((k, t));
                 }
@@ -516,15 +613,25 @@ mod tests {
             lines,
             vec![
                 r#"{"name":"pad","versions":"[6 records below]","latest":"1.5.0"}"#.to_string(),
-                r#"versions: 6 records of key, version, types, one per line (an empty cell: the record has no such field); in every record license="MIT", tags=["x","y"]"#.into(),
-                r#""1.0.0","1.0.0","#.into(),
-                r#""1.1.0","1.1.0","#.into(),
-                r#""1.2.0","1.2.0","#.into(),
-                r#""1.3.0","1.3.0","#.into(),
-                r#""1.4.0","1.4.0","index.d.ts""#.into(),
-                r#""1.5.0","1.5.0","index.d.ts""#.into(),
+                r#"versions: 6 records of key, types, one per line (an empty cell: the record has no such field); in every record version is its key, license="MIT", tags=["x","y"]"#.into(),
+                r#""1.0.0","#.into(),
+                r#""1.1.0","#.into(),
+                r#""1.2.0","#.into(),
+                r#""1.3.0","#.into(),
+                r#""1.4.0","index.d.ts""#.into(),
+                r#""1.5.0","index.d.ts""#.into(),
             ]
         );
+        // one record's version that is not its key keeps the column
+        versions["1.2.0"]["version"] = json!("1.2.0-rc1");
+        let v = json!({"name": "pad", "versions": versions});
+        let lines = summarize(&v, "JSON").0;
+        assert!(
+            lines[1].starts_with("versions: 6 records of key, version, types,"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(lines[4], r#""1.2.0","1.2.0-rc1","#);
         // wide records (hashes, URLs): 20 are shown though they pass 2400 chars
         let wide: Vec<Value> = (0..30)
             .map(
@@ -548,6 +655,72 @@ mod tests {
             );
         }
         assert!(Table::of_map(&m).is_none());
+    }
+
+    #[test]
+    fn a_map_of_arrays_of_records_reads_as_one_table_and_names_every_key() {
+        // PyPI's `releases`: each version's files, some versions with none
+        let mut releases = serde_json::Map::new();
+        for i in 0..120 {
+            let files: Vec<Value> = (0..i % 3)
+                .map(|f| {
+                    json!({"filename": format!("pkg-1.{i}.{f}.tar.gz"), "size": 1000 + i * 10 + f,
+                        "digests": {"sha256": format!("{:0>64x}", i * 7 + f)}, "yanked": false})
+                })
+                .collect();
+            releases.insert(format!("1.{i}"), Value::Array(files));
+        }
+        let v = json!({"info": {"name": "pkg", "version": "1.119"}, "releases": releases});
+        let (lines, cut) = summarize(&v, "JSON body");
+        assert_eq!(
+            lines[0],
+            r#"{"info":{"name":"pkg","version":"1.119"},"releases":"[120 records below]"}"#
+        );
+        let empty: Vec<String> = (0..120).step_by(3).map(|i| format!("\"1.{i}\"")).collect();
+        assert_eq!(
+            lines[1],
+            format!(
+                "releases: 120 records under 120 keys (40 with none: {}) of key, filename, size, digests.sha256, one per line; in every record yanked=false",
+                empty.join(", ")
+            )
+        );
+        assert_eq!(
+            lines[2],
+            format!(r#""1.1","pkg-1.1.0.tar.gz",1010,"{:0>64x}""#, 7)
+        );
+        // the rows left out are counted, and each of their keys named once
+        let gap = lines.iter().find(|l| l.starts_with("… ")).unwrap();
+        assert!(cut > 0);
+        let shown: Vec<&str> = lines[2..]
+            .iter()
+            .filter(|l| l.starts_with('"'))
+            .map(|l| l.split(',').next().unwrap())
+            .collect();
+        assert_eq!(shown.len() as u64 + cut, 120);
+        for i in (0..120).filter(|i| i % 3 != 0) {
+            let key = format!("\"1.{i}\"");
+            assert!(
+                shown.contains(&key.as_str())
+                    || gap.contains(&format!(" {key},"))
+                    || gap.ends_with(&key),
+                "{key} is neither shown nor named: {gap}"
+            );
+        }
+        assert_eq!(gap.matches("\"1.50\"").count(), 1, "{gap}");
+        // keys too many to name are only counted
+        let mut long = serde_json::Map::new();
+        for i in 0..400 {
+            long.insert(
+                format!("a-rather-long-release-name-{i:04}"),
+                json!([{"hash": format!("{i:0>300}"), "n": i}]),
+            );
+        }
+        let lines = summarize(&json!({ "releases": long }), "JSON").0;
+        let gap = lines.iter().find(|l| l.starts_with("… ")).unwrap();
+        assert!(gap.ends_with(" more records not shown"), "{gap}");
+        // an array that is not one of records leaves the map to the summary
+        releases.insert("2.0".into(), json!(["not", "records"]));
+        assert!(Table::of_map_of_arrays(&releases).is_none());
     }
 
     #[test]
