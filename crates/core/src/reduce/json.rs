@@ -20,6 +20,14 @@ pub fn summarize(v: &Value, what: &str) -> (Vec<String>, u64) {
     if whole.len() <= JSON_WHOLE {
         return (vec![whole], 0);
     }
+    cut_to_fit(v, &format!("{what}, {} chars minified", whole.len()))
+}
+
+/// `v` with its arrays cut to their first items, as few as it takes to come near
+/// [`JSON_TARGET`], and long strings clipped: a note saying so (`[{what}: arrays cut …]`),
+/// then the document on one line. Returns the lines and the items and strings cut.
+fn cut_to_fit(v: &Value, what: &str) -> (Vec<String>, u64) {
+    let mut out = (Vec::new(), 0);
     for k in [20usize, 10, 5, 3, 2, 1] {
         let mut cut = (0u64, 0u64);
         let small = shrink(v, k, &mut cut);
@@ -31,17 +39,17 @@ pub fn summarize(v: &Value, what: &str) -> (Vec<String>, u64) {
                 String::new()
             };
             let note = format!(
-                "[{what}, {} chars minified: arrays cut to their first {k} items, {} items not shown{strings}]",
-                whole.len(),
+                "[{what}: arrays cut to their first {k} items, {} items not shown{strings}]",
                 cut.0
             );
-            return (
+            out = (
                 vec![note, clip_line(&s, 4 * JSON_TARGET).into_owned()],
                 (cut.0 + cut.1).max(1),
             );
+            break;
         }
     }
-    (vec![whole], 0)
+    out
 }
 
 /// Characters of table rows shown for one table; past them the middle rows are counted.
@@ -80,7 +88,7 @@ pub struct Table<'a> {
 }
 
 /// Most characters of the keys of the rows a table leaves out, named after its count.
-const CUT_KEYS_CHARS: usize = 3000;
+const CUT_KEYS_CHARS: usize = JSON_TARGET;
 
 impl<'a> Table<'a> {
     pub fn of(items: &'a [Value]) -> Option<Table<'a>> {
@@ -388,11 +396,14 @@ fn tables(v: &Value, whole: &str) -> Option<(Vec<String>, u64)> {
         if below.is_empty() {
             return None;
         }
-        let other = serde_json::to_string(&Value::Object(rest)).unwrap_or_default();
-        if other.len() > JSON_WHOLE {
-            return None;
+        let rest = Value::Object(rest);
+        let other = serde_json::to_string(&rest).unwrap_or_default();
+        if other.len() <= JSON_WHOLE {
+            lines.push(other);
+        } else {
+            // the rest is big too (a long README in PyPI's `info`): cut as a document is
+            (lines, cut) = cut_to_fit(&rest, "the rest of the document");
         }
-        lines.push(other);
         for (k, t) in below {
             let (l, c) = t.render(&format!("{k}: "), TABLE_ROWS_CHARS);
             lines.extend(l);
@@ -707,6 +718,23 @@ mod tests {
             );
         }
         assert_eq!(gap.matches("\"1.50\"").count(), 1, "{gap}");
+        // the rest of the document is big too (a long README): cut as a document is, and
+        // the table still follows it
+        let readme = "Long description. ".repeat(1000);
+        let v = json!({"info": {"name": "pkg", "description": readme}, "releases": releases});
+        let (lines, cut) = summarize(&v, "JSON body");
+        assert_eq!(
+            lines[0],
+            "[the rest of the document: arrays cut to their first 20 items, 0 items not shown; 1 strings over 200 chars clipped]"
+        );
+        assert!(lines[1].starts_with(r#"{"info":{"name":"pkg","description":"Long description. "#));
+        assert!(
+            lines[1].ends_with(r#""releases":"[120 records below]"}"#),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[2].starts_with("releases: 120 records under 120 keys (40 with none: "));
+        assert!(cut > 1);
         // keys too many to name are only counted
         let mut long = serde_json::Map::new();
         for i in 0..400 {
