@@ -765,8 +765,15 @@ impl<'p> Session<'p> {
             } else {
                 head
             };
+        let mut body = render_track(track, head, tail, s.trim_edges);
+        if s.collapse_similar {
+            let (lines, folded) =
+                crate::reduce::blocks::fold_blocks(std::mem::take(&mut body.lines), s.fold);
+            body.lines = lines;
+            body.folded += folded;
+        }
         Chosen {
-            body: render_track(track, head, tail, s.trim_edges),
+            body,
             decision: if use_keep {
                 "reduced (keepPatterns)".into()
             } else {

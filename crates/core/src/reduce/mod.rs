@@ -1,6 +1,7 @@
 //! Streaming reduction: text helpers, signal detection, shapes, the line engine,
 //! structured reducers and rendering.
 
+pub mod blocks;
 pub mod engine;
 pub mod json;
 pub mod render;

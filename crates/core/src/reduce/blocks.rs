@@ -1,0 +1,335 @@
+//! Blocks of lines that come again: a group of two to [`MAX_PERIOD`] lines repeated at least
+//! three times in a row (a group of [`MIN_LONE`] or more: twice), line for line of the same
+//! shape (numbers, hashes and times aside) — a connection pool's shutdown messages once per
+//! pool, a retry's log lines and traceback once per attempt. The line engine folds runs of similar lines; a block of unlike lines that
+//! comes again is not such a run, so it used to be shown every time.
+//!
+//! The block is shown once, then one marker stands for its repeats and names, for each
+//! repeat, the words that differ from the first (`HikariPool-3 5008ms | HikariPool-4
+//! 5009ms`): only its times of day go, as in a fold of similar lines. A block is folded only
+//! when every repeat's lines have as many words as the first's and the words listed fit in
+//! [`MAX_LISTED`] characters, so nothing but times is left out; the repeats past that start
+//! a block of their own.
+
+use super::shape::{shape, without_times, Fold};
+
+/// No folding: a line's shape is its very text.
+const EXACT: Fold = Fold {
+    numbers: false,
+    hashes: false,
+    paths: false,
+};
+
+/// Most lines in a block.
+pub const MAX_PERIOD: usize = 16;
+/// Most characters of words listed for one folded block.
+pub const MAX_LISTED: usize = 2000;
+/// The fewest lines of a block folded when it comes only twice.
+const MIN_LONE: usize = 4;
+/// A repeat whose words are all the first block's.
+const SAME: &str = "the same";
+/// Most repeats one marker stands for.
+const MAX_REPEATS: usize = 200;
+
+/// `lines` with each block that comes again (see [`enough`]) shown once and a marker for
+/// its repeats; and how many lines the markers stand for.
+pub fn fold_blocks(lines: Vec<String>, fold: Fold) -> (Vec<String>, u64) {
+    let n = lines.len();
+    if n < 6 {
+        return (lines, 0);
+    }
+    // an omission marker (`... 3 lines omitted ...`) matches only the very same marker; a
+    // fold's marker (`... 88 similar lines ...`) stands for lines of its own and matches
+    // nothing
+    let shapes: Vec<u64> = lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if !(l.starts_with("... ") && l.ends_with(" ...")) {
+                shape(l, fold)
+            } else if l.contains(" omitted") {
+                shape(l, EXACT)
+            } else {
+                !(k as u64)
+            }
+        })
+        .collect();
+    let mut out = Vec::with_capacity(n);
+    let mut folded = 0u64;
+    let mut i = 0;
+    while i < n {
+        match best_block(&lines, &shapes, i) {
+            Some((period, repeats, marker)) => {
+                out.extend(lines[i..i + period].iter().cloned());
+                out.push(marker);
+                folded += (period * repeats) as u64;
+                i += period * (repeats + 1);
+            }
+            None => {
+                out.push(lines[i].clone());
+                i += 1;
+            }
+        }
+    }
+    (out, folded)
+}
+
+/// The block starting at `i` that folds the most lines: its length, how many times it
+/// comes again, and the marker for those repeats.
+fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usize, String)> {
+    let n = lines.len();
+    let mut best: Option<(usize, usize)> = None;
+    for period in 2..=MAX_PERIOD {
+        if i + 2 * period > n {
+            break;
+        }
+        let block = &shapes[i..i + period];
+        // the first line must come again a period later (most lines: no block)
+        if shapes[i + period] != block[0] {
+            continue;
+        }
+        // lines all of one shape are a run of similar lines, the engine's to fold
+        if block.iter().all(|s| *s == block[0]) {
+            continue;
+        }
+        let mut repeats = 0;
+        while repeats < MAX_REPEATS
+            && i + (repeats + 2) * period <= n
+            && shapes[i + (repeats + 1) * period..i + (repeats + 2) * period] == *block
+        {
+            repeats += 1;
+        }
+        if enough(period, repeats) && best.is_none_or(|(p, r)| period * repeats > p * r) {
+            best = Some((period, repeats));
+        }
+    }
+    let (period, repeats) = best?;
+    let first: Vec<Vec<String>> = lines[i..i + period].iter().map(|l| words(l).0).collect();
+    let mut said: Vec<String> = Vec::new();
+    let mut chars = 0;
+    let mut times = false;
+    for r in 1..=repeats {
+        let mut differ: Vec<String> = Vec::new();
+        let mut fits = true;
+        let mut timed_here = false;
+        for (j, first_words) in first.iter().enumerate() {
+            let (w, timed) = words(&lines[i + r * period + j]);
+            timed_here |= timed;
+            if w.len() != first_words.len() {
+                fits = false;
+                break;
+            }
+            for (a, b) in first_words.iter().zip(w) {
+                // a word said once per repeat (a pool's name on each of its lines, or in
+                // brackets on one)
+                if *a != b && !differ.iter().any(|d| same_word(d, &b)) {
+                    differ.push(b);
+                }
+            }
+        }
+        let text = if differ.is_empty() {
+            SAME.to_string()
+        } else {
+            differ.join(" ")
+        };
+        chars += text.len() + 3;
+        if !fits || chars > MAX_LISTED {
+            break;
+        }
+        times |= timed_here;
+        said.push(text);
+    }
+    let repeats = said.len();
+    if !enough(period, repeats) {
+        return None;
+    }
+    let again = if repeats == 1 {
+        "once".to_string()
+    } else {
+        format!("{repeats} times")
+    };
+    let marker = match (times, said.iter().all(|w| w == SAME)) {
+        (false, true) => {
+            format!("... the {period} lines above again {again}, the same ...")
+        }
+        (true, true) => {
+            format!("... the {period} lines above again {again}, the same but for the times ...")
+        }
+        (aside, false) => format!(
+            "... the {period} lines above again {again}; {}what differs: {} ...",
+            if aside { "besides the times, " } else { "" },
+            said.join(" | ")
+        ),
+    };
+    Some((period, repeats, marker))
+}
+
+/// The same word, maybe with other punctuation around it (`HikariPool-3`, `[HikariPool-3`).
+fn same_word(a: &str, b: &str) -> bool {
+    let core = |w: &'_ str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
+    a == b || !core(a).is_empty() && core(a) == core(b)
+}
+
+/// Worth a marker: a block seen three times, or a long one ([`MIN_LONE`] lines) twice.
+fn enough(period: usize, repeats: usize) -> bool {
+    repeats >= 2 || repeats == 1 && period >= MIN_LONE
+}
+
+/// The words of a line with its times of day taken out, and whether it held any.
+fn words(line: &str) -> (Vec<String>, bool) {
+    let text = without_times(line);
+    let timed = matches!(text, std::borrow::Cow::Owned(_));
+    (text.split(' ').map(str::to_string).collect(), timed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FOLD: Fold = Fold {
+        numbers: true,
+        hashes: true,
+        paths: false,
+    };
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    /// A pool's three shutdown lines, for pool `n`.
+    fn pool(n: u32) -> String {
+        format!(
+            "10:00:0{d}.120 WARN pool-{n}: connection c@{h:08x} is closed\n\
+             10:00:0{d}.340 ERROR pool-{n}: no connection within {ms}ms\n\
+             10:00:0{d}.350 INFO pool-{n}: shut down\n",
+            d = n % 10,
+            h = 0x5f00_0000u32 + n * 977,
+            ms = 5000 + n
+        )
+    }
+
+    #[test]
+    fn a_block_that_comes_again_is_shown_once_with_what_differs_in_each_repeat() {
+        let text: String = (1..=5).map(pool).collect::<String>() + "done\n";
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(folded, 12);
+        assert_eq!(out.len(), 5, "{out:#?}");
+        assert_eq!(out[..3], lines(&pool(1))[..]);
+        assert_eq!(
+            out[3],
+            format!(
+                "... the 3 lines above again 4 times; besides the times, what differs: \
+                 pool-2: c@{:08x} 5002ms | pool-3: c@{:08x} 5003ms | pool-4: c@{:08x} 5004ms | \
+                 pool-5: c@{:08x} 5005ms ...",
+                0x5f00_0000u32 + 2 * 977,
+                0x5f00_0000u32 + 3 * 977,
+                0x5f00_0000u32 + 4 * 977,
+                0x5f00_0000u32 + 5 * 977
+            )
+        );
+        assert_eq!(out[4], "done");
+    }
+
+    #[test]
+    fn only_a_block_seen_three_times_line_for_line_folds() {
+        // twice is not enough
+        let two: String = (1..=2).map(pool).collect();
+        assert_eq!(fold_blocks(lines(&two), FOLD), (lines(&two), 0));
+        // a repeat with a word more on one line ends the run (and so nothing folds)
+        let odd = pool(1) + &pool(2) + &pool(3).replace("is closed", "is now closed");
+        assert_eq!(fold_blocks(lines(&odd), FOLD).1, 0);
+        // lines all of one shape are a run of similar lines: the engine's, not a block
+        let similar: String = (0..12).map(|i| format!("fetched chunk {i}\n")).collect();
+        assert_eq!(fold_blocks(lines(&similar), FOLD).1, 0);
+        // an omission marker matches only the very same marker
+        let marked = |n: u32, cut: u32| format!("step {n} began\n... {cut} lines omitted ...\n");
+        let same: String = (1..=4).map(|n| marked(n, 3)).collect();
+        let (out, folded) = fold_blocks(lines(&same), FOLD);
+        assert_eq!(folded, 6);
+        assert_eq!(
+            out[2],
+            "... the 2 lines above again 3 times; what differs: 2 | 3 | 4 ..."
+        );
+        let differ: String = (1..=4).map(|n| marked(n, n)).collect();
+        assert_eq!(fold_blocks(lines(&differ), FOLD).1, 0);
+        // a fold's marker stands for lines of its own: no block holds one
+        let run = |n: u32| {
+            format!("GET /a 200 {n}ms\n... 88 similar lines ...\nGET /b 200 {n}ms\nWARN slow query: {n}ms\n")
+        };
+        let runs: String = (1..=4).map(run).collect();
+        assert_eq!(fold_blocks(lines(&runs), FOLD).1, 0);
+        // a block of four lines or more folds when it comes twice
+        let long =
+            |n: u32| format!("try {n}\nError: refused\n  at connect (net.js:{n})\nretry in {n}s\n");
+        let (out, folded) = fold_blocks(lines(&(long(1) + &long(2))), FOLD);
+        assert_eq!(folded, 4);
+        assert_eq!(
+            out[4],
+            "... the 4 lines above again once; what differs: 2 (net.js:2) 2s ..."
+        );
+        let short = "a 1\nb\na 2\nb\n";
+        assert_eq!(fold_blocks(lines(short), FOLD).1, 0);
+    }
+
+    #[test]
+    fn repeats_whose_words_do_not_fit_the_list_start_a_block_of_their_own() {
+        let block = |n: u32| format!("job {n:0>200} started\njob {n:0>200} finished\n");
+        let text: String = (1..=30).map(block).collect();
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        let markers: Vec<&String> = out.iter().filter(|l| l.starts_with("... ")).collect();
+        assert!(markers.len() >= 2, "{out:#?}");
+        for m in &markers {
+            assert!(m.len() <= MAX_LISTED + 120, "{}", m.len());
+        }
+        // every job's number is either shown or listed
+        for n in 1..=30u32 {
+            let w = format!("{n:0>200}");
+            assert!(out.iter().any(|l| l.contains(&w)), "job {n} lost");
+        }
+        assert_eq!(folded as usize + out.len() - markers.len(), 60);
+    }
+
+    #[test]
+    fn identical_blocks_fold_and_other_lines_pass_unchanged() {
+        let text = "a\nb c\nd\n".repeat(50);
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(
+            out,
+            vec![
+                "a",
+                "b c",
+                "d",
+                "... the 3 lines above again 49 times, the same ..."
+            ]
+        );
+        let timed = "10:00:01 a\nb c\n"
+            .repeat(3)
+            .replace("01 a\nb c\n10:00:01", "01 a\nb c\n10:00:02");
+        assert_eq!(
+            fold_blocks(lines(&timed), FOLD).0,
+            vec![
+                "10:00:01 a",
+                "b c",
+                "... the 2 lines above again 2 times, the same but for the times ..."
+            ]
+        );
+        assert_eq!(folded, 147);
+        // lines of words that never come again in order: unchanged
+        let word = |mut i: usize| {
+            let mut w = String::new();
+            loop {
+                w.push((b'a' + (i % 26) as u8) as char);
+                i /= 26;
+                if i == 0 {
+                    return w;
+                }
+            }
+        };
+        let text: String = (0..5000)
+            .map(|i| format!("{} {}\n", word(i), word(i * 7)))
+            .collect();
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(folded, 0);
+        assert_eq!(out, lines(&text));
+    }
+}
