@@ -12,7 +12,7 @@ use support::{Agent, Spec, Wire};
 fn setup(p: &Paths) {
     let settings = json!({
         "permissions": {
-            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 -c:*)",
+            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 retry.py)", "Bash(python3 -c:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)", "Bash(export:*)",
                       "Bash(envnames)", "Bash(sh:*)", "Bash(test:*)", "Bash(timeout:*)", "Bash(wc:*)", "Bash(set:*)", "Bash(shopt:*)", "Bash(xargs)", "Bash(grep:*)", "Bash(ulimit:*)", "Bash(umask)"],

@@ -155,6 +155,25 @@ fn unique() -> u128 {
         .as_nanos()
 }
 
+/// A retry loop that logs each failed attempt with its traceback (all on stderr, so the
+/// order is the same under every host): a block of lines that comes again, with a request
+/// id per attempt.
+const RETRY_PY: &str = r#"import socket, sys, traceback
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+ids = ["3f9c2a71", "8b1d4e06", "c27a9f53", "5e0b8d14", "a94c7e28", "1d6f3b90"]
+for n, rid in enumerate(ids, 1):
+    say(f"attempt {n} of 6: request {rid} to 127.0.0.1:9")
+    try:
+        socket.create_connection(("127.0.0.1", 9), timeout=1).close()
+    except OSError:
+        traceback.print_exc()
+        say(f"retrying request {rid} in {n * 250} ms")
+say("giving up after 6 attempts")
+"#;
+
 /// A project folder with what the scenarios need: a git repository of 200 commits, a folder
 /// of 300 files, a Python test module with one failing test among 150, a subfolder, a victim
 /// file for the deny probe.
@@ -173,6 +192,7 @@ pub fn project(at: &Path) {
     }
     tests.push_str("    def test_total_price(self):\n        self.assertEqual(sum([19, 23]), 43, 'total for cart 7')\n");
     std::fs::write(at.join("test_shop.py"), tests).unwrap();
+    std::fs::write(at.join("retry.py"), RETRY_PY).unwrap();
     let git = |args: &[&str]| {
         let s = Command::new("git")
             .args(args)

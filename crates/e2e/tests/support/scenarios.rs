@@ -70,6 +70,18 @@ pub fn compaction() -> Vec<Scenario> {
             Judge::Compacts(&["img_0001.png", "img_0300.png"]),
         ),
         s(
+            "retry loop logging a traceback per attempt",
+            "python3 retry.py",
+            Judge::Compacts(&[
+                "attempt 1 of 6: request 3f9c2a71",
+                "ConnectionRefusedError",
+                "c27a9f53",
+                "1500",
+                "1d6f3b90",
+                "giving up after 6 attempts",
+            ]),
+        ),
+        s(
             "failing test run",
             "python3 -m unittest -v test_shop",
             Judge::Compacts(&[
