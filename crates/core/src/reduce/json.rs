@@ -30,16 +30,32 @@ fn cut_to_fit(v: &Value, what: &str) -> (Vec<String>, u64) {
     let mut out = (Vec::new(), 0);
     for k in [20usize, 10, 5, 3, 2, 1] {
         let mut cut = (0u64, 0u64);
-        let small = shrink(v, k, &mut cut);
-        let s = serde_json::to_string(&small).unwrap_or_default();
+        let mut small = shrink(v, k, &mut cut);
+        let mut s = serde_json::to_string(&small).unwrap_or_default();
+        let mut maps = 0;
+        if k == 1 && s.len() > 4 * JSON_TARGET {
+            // still too big to show whole: maps of many big values (npm's `versions`, an
+            // OpenAPI document's `paths`) keep their first and last entries and name the
+            // other keys, rather than the middle of the text being cut at random
+            maps = shrink_maps(&mut small, &mut cut);
+            s = serde_json::to_string(&small).unwrap_or_default();
+        }
         if s.len() <= JSON_TARGET || k == 1 {
             let strings = if cut.1 > 0 {
                 format!("; {} strings over 200 chars clipped", cut.1)
             } else {
                 String::new()
             };
+            let maps = if maps > 0 {
+                format!(
+                    "; {maps} big {} cut to the first {MAP_HEAD} and last {MAP_TAIL} entries, the others' keys named",
+                    if maps == 1 { "map" } else { "maps" }
+                )
+            } else {
+                String::new()
+            };
             let note = format!(
-                "[{what}: arrays cut to their first {k} items, {} items not shown{strings}]",
+                "[{what}: arrays cut to their first {k} items{maps}, {} items not shown{strings}]",
                 cut.0
             );
             out = (
@@ -50,6 +66,73 @@ fn cut_to_fit(v: &Value, what: &str) -> (Vec<String>, u64) {
         }
     }
     out
+}
+
+/// A big map keeps this many first entries ...
+const MAP_HEAD: usize = 3;
+/// ... and this many last ones.
+const MAP_TAIL: usize = 2;
+/// A map is big from this many entries, most holding objects or arrays, and this many
+/// characters of JSON.
+const MAP_BIG_ENTRIES: usize = 12;
+/// Most characters of the keys a cut map names.
+const MAP_KEYS_CHARS: usize = 4000;
+
+/// Cuts each big map in `v` (see [`MAP_BIG_ENTRIES`]) to its first [`MAP_HEAD`] and last
+/// [`MAP_TAIL`] entries, with one `"…"` entry between naming the others' keys; counts the
+/// entries left out in `cut.0`. Returns how many maps were cut.
+fn shrink_maps(v: &mut Value, cut: &mut (u64, u64)) -> u64 {
+    match v {
+        Value::Array(a) => a.iter_mut().map(|x| shrink_maps(x, cut)).sum(),
+        Value::Object(m) => {
+            let mut n: u64 = m.values_mut().map(|x| shrink_maps(x, cut)).sum();
+            let big_values = m
+                .values()
+                .filter(|x| matches!(x, Value::Object(_) | Value::Array(_)))
+                .count();
+            if m.len() >= MAP_BIG_ENTRIES
+                && big_values * 2 >= m.len()
+                && !m.contains_key("…")
+                && literal(&Value::Object(m.clone())).len() > JSON_TARGET
+            {
+                let keys: Vec<String> = m.keys().cloned().collect();
+                let middle = &keys[MAP_HEAD..keys.len() - MAP_TAIL];
+                let mut named = Vec::new();
+                let mut len = 0;
+                for k in middle {
+                    len += k.len() + 2;
+                    if len > MAP_KEYS_CHARS {
+                        break;
+                    }
+                    named.push(k.as_str());
+                }
+                let more = if named.len() < middle.len() {
+                    format!(", … {} more", middle.len() - named.len())
+                } else {
+                    String::new()
+                };
+                let note = format!(
+                    "+{} more entries, not shown: {}{more}",
+                    middle.len(),
+                    named.join(", ")
+                );
+                let mut kept = serde_json::Map::new();
+                for (i, (k, x)) in std::mem::take(m).into_iter().enumerate() {
+                    if i == MAP_HEAD {
+                        kept.insert("…".into(), Value::String(note.clone()));
+                    }
+                    if i < MAP_HEAD || i >= keys.len() - MAP_TAIL {
+                        kept.insert(k, x);
+                    }
+                }
+                *m = kept;
+                cut.0 += middle.len() as u64;
+                n += 1;
+            }
+            n
+        }
+        _ => 0,
+    }
 }
 
 /// Characters of table rows shown for one table; past them the middle rows are counted.
@@ -766,6 +849,52 @@ mod tests {
         assert!(lines[1].contains("more items"));
         assert!(cut >= 1980, "{cut}");
         assert!(lines[1].len() <= 4 * JSON_TARGET);
+    }
+
+    #[test]
+    fn a_map_of_many_big_values_keeps_its_first_and_last_entries_and_names_the_others() {
+        // npm's registry document: each version's manifest, with fields differing too much
+        // between versions to make a table
+        let mut versions = serde_json::Map::new();
+        for i in 0..200 {
+            let deps: serde_json::Map<String, Value> = (0..i % 30)
+                .map(|d| (format!("dep-{i}-{d}"), json!(format!("^{d}.0.0"))))
+                .collect();
+            versions.insert(
+                format!("1.{i}.0"),
+                json!({"version": format!("1.{i}.0"), "dependencies": deps,
+                    "dist": {"tarball": format!("https://r.example/p-1.{i}.0.tgz")}}),
+            );
+        }
+        let time: serde_json::Map<String, Value> = (0..200)
+            .map(|i| {
+                (
+                    format!("1.{i}.0"),
+                    json!(format!("2026-01-{:02}", i % 28 + 1)),
+                )
+            })
+            .collect();
+        let v = json!({"name": "p", "versions": versions, "time": time});
+        let (lines, cut) = summarize(&v, "JSON body");
+        assert!(
+            lines[0].contains(
+                "1 big map cut to the first 3 and last 2 entries, the others' keys named"
+            ),
+            "{}",
+            lines[0]
+        );
+        let doc: Value = serde_json::from_str(&lines[1]).expect("the summary is whole JSON");
+        let kept: Vec<&String> = doc["versions"].as_object().unwrap().keys().collect();
+        assert_eq!(kept, ["1.0.0", "1.1.0", "1.2.0", "…", "1.198.0", "1.199.0"]);
+        let named = doc["versions"]["…"].as_str().unwrap();
+        assert!(
+            named.starts_with("+195 more entries, not shown: 1.3.0, 1.4.0, "),
+            "{named}"
+        );
+        assert!(named.ends_with(", 1.197.0"), "{named}");
+        // a map of short values is left whole: every version's date
+        assert_eq!(doc["time"].as_object().unwrap().len(), 200);
+        assert!(cut >= 195);
     }
 
     #[test]
