@@ -332,4 +332,47 @@ mod tests {
         assert_eq!(folded, 0);
         assert_eq!(out, lines(&text));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Whatever the lines, every word of every line (times aside) is still in the
+        /// output: on a line kept as it was, or listed by a marker for its repeat.
+        #[test]
+        fn no_word_is_lost(
+            picks in proptest::collection::vec((0usize..7, 0u32..40), 1..120),
+            period in 2usize..6,
+        ) {
+            let templates = [
+                "10:00:01 conn {n} failed",
+                "retry in {n} ms",
+                "... 3 lines omitted ...",
+                "ok",
+                "id 7f3a{n}b9 done",
+                "... {n} similar lines ...",
+                "",
+            ];
+            // mostly a pattern of `period` templates, with numbers and a few changes
+            let lines: Vec<String> = picks
+                .iter()
+                .enumerate()
+                .map(|(k, (t, n))| {
+                    let t = if *t < 5 { k % period } else { *t };
+                    templates[t].replace("{n}", &n.to_string())
+                })
+                .collect();
+            let (out, folded) = fold_blocks(lines.clone(), FOLD);
+            let text = out.join("\n");
+            let has = |w: &str| {
+                text.split(|c: char| c == ' ' || c == '\n')
+                    .any(|o| same_word(o, w))
+            };
+            for l in &lines {
+                for w in words(l).0 {
+                    proptest::prop_assert!(w.is_empty() || w == "T" || has(&w), "lost `{w}` of `{l}`:\n{text}");
+                }
+            }
+            let markers = out.iter().filter(|l| l.contains(" lines above again ")).count();
+            proptest::prop_assert_eq!(out.len() as u64 + folded, (lines.len() + markers) as u64);
+        }
+    }
 }
