@@ -363,7 +363,7 @@ mod tests {
             let (out, folded) = fold_blocks(lines.clone(), FOLD);
             let text = out.join("\n");
             let has = |w: &str| {
-                text.split(|c: char| c == ' ' || c == '\n')
+                text.split([' ', '\n'])
                     .any(|o| same_word(o, w))
             };
             for l in &lines {
