@@ -79,6 +79,17 @@ fn is_noise(s: &str) -> bool {
     if PREFIXES.iter().any(|p| s.starts_with(p)) {
         return true;
     }
+    // npm's own log below `error` (`npm test --loglevel verbose`): `npm verbose cwd …`,
+    // `npm info using node@v20`, `npm timing …`; its `npm error` lines stay
+    if let Some(rest) = s.strip_prefix("npm ") {
+        let level = rest.split(' ').next().unwrap_or("");
+        if matches!(
+            level,
+            "verbose" | "verb" | "info" | "timing" | "http" | "sill" | "silly" | "notice"
+        ) {
+            return true;
+        }
+    }
     // deno `Check deno-test/a_test.ts`, `running 6 tests from ./a_test.ts`;
     // playwright `Running 3 tests using 1 worker`
     if let Some(rest) = s.strip_prefix("Check ") {
