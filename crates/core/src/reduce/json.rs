@@ -93,7 +93,7 @@ fn shrink_maps(v: &mut Value, cut: &mut (u64, u64)) -> u64 {
             if m.len() >= MAP_BIG_ENTRIES
                 && big_values * 2 >= m.len()
                 && !m.contains_key("…")
-                && literal(&Value::Object(m.clone())).len() > JSON_TARGET
+                && serde_json::to_string(&*m).map_or(0, |t| t.len()) > JSON_TARGET
             {
                 let keys: Vec<String> = m.keys().cloned().collect();
                 let middle = &keys[MAP_HEAD..keys.len() - MAP_TAIL];
