@@ -28,8 +28,8 @@ pub const MAX_LISTED: usize = 2000;
 const MIN_LONE: usize = 4;
 /// A repeat whose words are all the first block's.
 const SAME: &str = "the same";
-/// Most repeats one marker stands for.
-const MAX_REPEATS: usize = 200;
+/// Most lines one marker's block and repeats span.
+const MAX_SCAN: usize = 3200;
 
 /// `lines` with each block that comes again (see [`enough`]) shown once and a marker for
 /// its repeats; and how many lines the markers stand for.
@@ -92,8 +92,10 @@ fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usiz
         if block.iter().all(|s| *s == block[0]) {
             continue;
         }
+        // the same number of lines looked at for every length, so that a block twice or
+        // three times as long (the same block taken twice) never seems to fold more
         let mut repeats = 0;
-        while repeats < MAX_REPEATS
+        while (repeats + 2) * period <= MAX_SCAN
             && i + (repeats + 2) * period <= n
             && shapes[i + (repeats + 1) * period..i + (repeats + 2) * period] == *block
         {
@@ -164,10 +166,12 @@ fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usiz
     Some((period, repeats, marker))
 }
 
-/// The same word, maybe with other punctuation around it (`HikariPool-3`, `[HikariPool-3`).
+/// The same word said again in a repeat, maybe with other punctuation around it
+/// (`HikariPool-3`, `[HikariPool-3`): listed once. Short words (`3`, `ok`) are listed each
+/// time, as they may well be different facts (an attempt's number and its delay).
 fn same_word(a: &str, b: &str) -> bool {
     let core = |w: &'_ str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned();
-    a == b || !core(a).is_empty() && core(a) == core(b)
+    core(a).chars().count() >= 4 && core(a) == core(b)
 }
 
 /// Worth a marker: a block seen three times, or a long one ([`MIN_LONE`] lines) twice.
@@ -269,6 +273,22 @@ mod tests {
         );
         let short = "a 1\nb\na 2\nb\n";
         assert_eq!(fold_blocks(lines(short), FOLD).1, 0);
+        // the block is the shortest that repeats (not two or three of it taken together),
+        // and a short word is listed each time it differs (attempt 3, delay 3)
+        let attempt = |n: u32| {
+            format!(
+                "attempt {n} begins\nattempt {n} failed\nretry in {} s\n",
+                n % 4
+            )
+        };
+        let text: String = (0..300).map(attempt).collect();
+        let (out, _) = fold_blocks(lines(&text), FOLD);
+        assert!(
+            out[3].starts_with("... the 3 lines above again "),
+            "{}",
+            out[3]
+        );
+        assert!(out[3].contains(" | 3 3 3 | 4 4 | 5 5 1 | "), "{}", out[3]);
     }
 
     #[test]
@@ -364,7 +384,7 @@ mod tests {
             let text = out.join("\n");
             let has = |w: &str| {
                 text.split([' ', '\n'])
-                    .any(|o| same_word(o, w))
+                    .any(|o| o == w || same_word(o, w))
             };
             for l in &lines {
                 for w in words(l).0 {
