@@ -426,6 +426,15 @@ pub fn judge(sc: &Scenario, without: &ToolResult, with: &ToolResult) -> Verdict 
                     why.push(format!("lost the fact `{f}`:\n{}", clip(&with.text)));
                 }
             }
+            // a command the host refused (no allow rule) or could not run gives the same
+            // short text twice: it proves nothing
+            let seen = |t: &str| facts.iter().any(|f| has(t, f));
+            if !facts.is_empty() && !seen(&without.text) && !seen(&with.text) {
+                why.push(format!(
+                    "none of its facts in either run: the command did not run as meant\n--- without ---\n{}",
+                    clip(&without.text)
+                ));
+            }
         }
     }
     // (made-up ids and a host's own window differ in length; the judges bound that above)
