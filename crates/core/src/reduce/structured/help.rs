@@ -70,7 +70,9 @@ fn is_entry(line: &str) -> Option<bool> {
         // command with a description in a column: `build    Compile …`
         let gap = t.find("  ").or_else(|| t.find('\t')).unwrap_or(t.len());
         let head = &t[..gap];
-        if head.split_whitespace().count() <= 4 {
+        // an example with its `# comment` column (`tar -cf archive.tar foo bar  # Create …`)
+        // may have more words than a command name
+        if head.split_whitespace().count() <= 4 || t[gap..].trim_start().starts_with("# ") {
             return Some(true);
         }
     }
@@ -166,7 +168,8 @@ impl Structured for Help {
         if is_header(line) {
             self.last_entry = None;
             self.prose_in_paragraph = 0;
-            self.lines.push(line.to_string());
+            // (entries lose their indentation: so does a header, ` Main operation mode:`)
+            self.lines.push(t.to_string());
             return;
         }
         if let Some(has_desc) = is_entry(line) {
@@ -309,7 +312,11 @@ Options:
  -a, --append             Append to target file when uploading
      --cert-status        Verify the status of the server cert via OCSP-staple
 Examples:
+  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar.
   tar -xf archive.tar          # Extract all files from archive.tar.
+
+ Main operation mode:
+  -c, --create               create a new archive
 ";
         let out = crate::reduce::structured::feed(Box::new(Help::default()), text, 0).unwrap();
         let t = out.lines.join("\n");
@@ -317,8 +324,13 @@ Examples:
             t.contains("\n--anyauth: Pick any authentication method\n-a, --append: Append to target file when uploading\n"),
             "{t}"
         );
+        // every example alike, whatever its number of words; a header without its indent
         assert!(
-            t.ends_with("\ntar -xf archive.tar # Extract all files from archive.tar."),
+            t.ends_with(
+                "\ntar -cf archive.tar foo bar # Create archive.tar from files foo and bar.\n\
+                 tar -xf archive.tar # Extract all files from archive.tar.\n\n\
+                 Main operation mode:\n-c, --create: create a new archive"
+            ),
             "{t}"
         );
     }
