@@ -274,6 +274,8 @@ const MIN_GAIN_TOKENS: u64 = 12;
 const SURE_GAIN_TOKENS: u64 = 150;
 /// Longest line handed to the reducer; longer lines are split.
 const MAX_LINE_BYTES: usize = 1 << 20;
+/// Largest output looked at again whole when its blocks may fold ([`Session::every_line_folded`]).
+const WHOLE_FOLD_BYTES: u64 = 64 << 10;
 /// Raw bytes kept for passthrough decisions and whole-output formats.
 const PREFIX_CAP: usize = 1 << 20;
 
@@ -766,16 +768,36 @@ impl<'p> Session<'p> {
                 head
             };
         let mut body = render_track(track, head, tail, s.trim_edges);
+        let mut whole = false;
         if s.collapse_similar {
             let (lines, folded) =
                 crate::reduce::blocks::fold_blocks(std::mem::take(&mut body.lines), s.fold);
             body.lines = lines;
             body.folded += folded;
+            // lines were cut to fit, among them error lines seen before (`(+N similar later,
+            // not shown)`): every line, with the blocks that come again folded, may read
+            // fewer tokens still (a retry loop's tracebacks); then nothing is cut
+            let repeats = || {
+                body.lines
+                    .iter()
+                    .any(|l| l.ends_with(" similar later, not shown)"))
+            };
+            if body.omitted > 0 && !use_keep && self.raw.bytes <= WHOLE_FOLD_BYTES && repeats() {
+                if let Some(all) = self.every_line_folded() {
+                    let size = |b: &Body| tokens::estimate(&b.lines.join("\n"));
+                    if size(&all) < size(&body) {
+                        body = all;
+                        whole = true;
+                    }
+                }
+            }
         }
         Chosen {
             body,
             decision: if use_keep {
                 "reduced (keepPatterns)".into()
+            } else if whole {
+                "reduced: every line, repeated blocks folded (smaller than the cut)".into()
             } else {
                 "reduced".into()
             },
@@ -783,6 +805,40 @@ impl<'p> Session<'p> {
             structured: None,
             summarized: false,
         }
+    }
+
+    /// The whole output (when all of it was kept) through the rule's line engine with
+    /// nothing cut, and the blocks that come again folded; None when too few lines would
+    /// fold (judged by shape first, which is cheap).
+    fn every_line_folded(&self) -> Option<Body> {
+        let raw = self.raw_bytes()?;
+        let text = std::str::from_utf8(raw)
+            .map(std::borrow::Cow::Borrowed)
+            .unwrap_or_else(|_| String::from_utf8_lossy(raw));
+        let text = text.strip_suffix('\n').unwrap_or(&text);
+        let lines: Vec<&str> = text.split('\n').collect();
+        let rule = &self.plan.rule;
+        let s = &rule.settings;
+        // a second pass only when a third of the lines would fold
+        if crate::reduce::blocks::foldable_lines(&lines, s.fold) * 3 < lines.len() {
+            return None;
+        }
+        let mut engine = LineEngine::new(
+            rule,
+            EngineOptions {
+                no_omit: true,
+                ..EngineOptions::default()
+            },
+        );
+        for line in lines {
+            engine.push_line(line);
+        }
+        let mut body = render_track(&engine.main, usize::MAX, 0, s.trim_edges);
+        let (lines, folded) =
+            crate::reduce::blocks::fold_blocks(std::mem::take(&mut body.lines), s.fold);
+        body.lines = lines;
+        body.folded += folded;
+        (body.omitted == 0).then_some(body)
     }
 
     /// The facts: a structured reducer's, then counters, then facts parsed from summary
