@@ -770,19 +770,15 @@ impl<'p> Session<'p> {
         let mut body = render_track(track, head, tail, s.trim_edges);
         let mut whole = false;
         if s.collapse_similar {
-            let (lines, folded) =
-                crate::reduce::blocks::fold_blocks(std::mem::take(&mut body.lines), s.fold);
-            body.lines = lines;
-            body.folded += folded;
+            crate::reduce::blocks::fold_body(&mut body, s.fold);
             // lines were cut to fit, among them error lines seen before (`(+N similar later,
             // not shown)`): every line, with the blocks that come again folded, may read
             // fewer tokens still (a retry loop's tracebacks); then nothing is cut
-            let repeats = || {
-                body.lines
-                    .iter()
-                    .any(|l| l.ends_with(" similar later, not shown)"))
-            };
-            if body.omitted > 0 && !use_keep && self.raw.bytes <= WHOLE_FOLD_BYTES && repeats() {
+            if body.omitted > 0
+                && body.later_repeats > 0
+                && !use_keep
+                && self.raw.bytes <= WHOLE_FOLD_BYTES
+            {
                 if let Some(all) = self.every_line_folded() {
                     let size = |b: &Body| tokens::estimate(&b.lines.join("\n"));
                     if size(&all) < size(&body) {
@@ -820,7 +816,7 @@ impl<'p> Session<'p> {
         let rule = &self.plan.rule;
         let s = &rule.settings;
         // a second pass only when a third of the lines would fold
-        if crate::reduce::blocks::foldable_lines(&lines, s.fold) * 3 < lines.len() {
+        if crate::reduce::blocks::foldable_lines(&lines) * 3 < lines.len() {
             return None;
         }
         let mut engine = LineEngine::new(
@@ -834,10 +830,7 @@ impl<'p> Session<'p> {
             engine.push_line(line);
         }
         let mut body = render_track(&engine.main, usize::MAX, 0, s.trim_edges);
-        let (lines, folded) =
-            crate::reduce::blocks::fold_blocks(std::mem::take(&mut body.lines), s.fold);
-        body.lines = lines;
-        body.folded += folded;
+        crate::reduce::blocks::fold_body(&mut body, s.fold);
         (body.omitted == 0).then_some(body)
     }
 

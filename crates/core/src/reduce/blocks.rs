@@ -11,6 +11,7 @@
 //! [`MAX_LISTED`] characters, so nothing but times is left out; the repeats past that start
 //! a block of their own.
 
+use super::render::Body;
 use super::shape::{shape, without_times, Fold};
 
 /// No folding: a line's shape is its very text.
@@ -74,11 +75,18 @@ pub fn fold_blocks(lines: Vec<String>, fold: Fold) -> (Vec<String>, u64) {
     (out, folded)
 }
 
+/// [`fold_blocks`] on a rendered body, its folded count kept.
+pub fn fold_body(body: &mut Body, fold: Fold) {
+    let (lines, folded) = fold_blocks(std::mem::take(&mut body.lines), fold);
+    body.lines = lines;
+    body.folded += folded;
+}
+
 /// About how many of `lines` the repeats of blocks would stand for: a cheap look before
 /// reducing an output a second time to fold them. Lines are compared by [`rough_shape`], not
-/// by the rule's folding (`_fold`): far cheaper, and a block it sees is checked again
-/// properly by the second reduction.
-pub fn foldable_lines(lines: &[&str], _fold: Fold) -> usize {
+/// by the rule's folding: far cheaper, and a block it sees is checked again properly by the
+/// second reduction.
+pub fn foldable_lines(lines: &[&str]) -> usize {
     let shapes: Vec<u64> = lines.iter().map(|l| rough_shape(l)).collect();
     let mut covered = 0;
     let mut i = 0;
@@ -362,7 +370,7 @@ mod tests {
             })
             .collect();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(foldable_lines(&lines, FOLD), 9);
+        assert_eq!(foldable_lines(&lines), 9);
         // 40 lines of distinct words
         let other: Vec<String> = (0..40u8)
             .map(|i| {
@@ -374,7 +382,7 @@ mod tests {
             })
             .collect();
         let other: Vec<&str> = other.iter().map(String::as_str).collect();
-        assert_eq!(foldable_lines(&other, FOLD), 0);
+        assert_eq!(foldable_lines(&other), 0);
     }
 
     #[test]

@@ -19,6 +19,9 @@ pub struct Body {
     pub kept_middle: u64,
     /// Number of lines clipped for length.
     pub clipped: u64,
+    /// Error/warning lines seen again later and counted on a shown one (`(+N similar
+    /// later, not shown)`).
+    pub later_repeats: u64,
 }
 
 /// Render a track, showing the first `head` and last `tail` entries plus every kept one.
@@ -143,6 +146,7 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         .and_then(|g| hidden_repeats.get(g as usize))
         .copied()
         .unwrap_or(0);
+    body.later_repeats += repeats;
     let suffix = if repeats > 0 {
         format!("  (+{repeats} similar later, not shown)")
     } else {
