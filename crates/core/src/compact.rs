@@ -1303,6 +1303,45 @@ mod tests {
     }
 
     #[test]
+    fn counter_sources_count_the_lines_they_say() {
+        // six passing tests dropped as noise, one failing kept, one kept line mentioning ok
+        let text = "t1 ok\nt2 ok\nt3 ok\nt4 ok\nt5 ok\nt6 ok\nt7 FAILED\nsummary: ok 6\n";
+        let argv: Vec<String> = vec!["count-tool".into()];
+        let req = Request {
+            tool_name: "exec",
+            argv: Some(&argv),
+            ..Request::default()
+        };
+        let count = |source: &str| {
+            let rule = Rule::from_json(&format!(
+                r#"{{"id": "test/count", "family": "t", "match": {{"argv0": ["count-tool"]}},
+                    {source}
+                    "filters": {{"skipPatterns": ["^t\\d+ ok$"], "keepPatterns": ["FAILED"]}},
+                    "counters": [{{"name": "ok line", "pattern": " ok"}}]}}"#
+            ))
+            .expect("test rule parses");
+            let rules = vec![FileRule {
+                rule,
+                layer: Layer::Project,
+                path: "count.json".into(),
+            }];
+            let (_, r) = compact_text(&req, &rules, text.as_bytes(), 1, &Finish::default());
+            r.facts.get("ok line").cloned()
+        };
+        // postKeep: lines kept by keepPatterns (none mention ok); preKeep: lines that
+        // survived skipPatterns (the summary); all: every line, the skipped ones too
+        assert_eq!(count(""), Some(serde_json::Value::from(0)));
+        assert_eq!(
+            count(r#""counterSource": "preKeep","#),
+            Some(serde_json::Value::from(1))
+        );
+        assert_eq!(
+            count(r#""counterSource": "all","#),
+            Some(serde_json::Value::from(7))
+        );
+    }
+
+    #[test]
     fn one_giant_line_is_one_cut_line_not_many_identical_ones() {
         let plan = plan(
             &Request {

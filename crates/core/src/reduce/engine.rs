@@ -665,6 +665,11 @@ impl<'r> LineEngine<'r> {
             }
         }
 
+        let count_all = s.counter_source == CounterSource::All;
+        let mut counter_hits: u64 = 0; // bitmask of the first 64 counters
+        if count_all {
+            counter_hits = self.count(line);
+        }
         if rule.skip.iter().any(|re| re.is_match(line)) {
             self.filtered_lines += 1;
             self.main.filtered(1);
@@ -674,14 +679,8 @@ impl<'r> LineEngine<'r> {
             return;
         }
 
-        let mut counter_hits: u64 = 0; // bitmask of the first 64 counters
-        for (i, c) in rule.counters.iter().enumerate() {
-            if c.1.is_match(line) {
-                self.counters_pre[i] += 1;
-                if i < 64 {
-                    counter_hits |= 1 << i;
-                }
-            }
+        if !count_all {
+            counter_hits = self.count(line);
         }
         for (i, fx) in rule.facts.iter().enumerate() {
             if let Some(caps) = fx.re.captures(line) {
@@ -961,6 +960,20 @@ impl<'r> LineEngine<'r> {
             }
         }
         track.push(e);
+    }
+
+    /// Count `line` into every counter whose pattern it matches; the bitmask of the first 64.
+    fn count(&mut self, line: &str) -> u64 {
+        let mut hits: u64 = 0;
+        for (i, c) in self.rule.counters.iter().enumerate() {
+            if c.1.is_match(line) {
+                self.counters_pre[i] += 1;
+                if i < 64 {
+                    hits |= 1 << i;
+                }
+            }
+        }
+        hits
     }
 
     /// Counter values as the rule's `counterSource` says.

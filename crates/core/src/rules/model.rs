@@ -68,6 +68,9 @@ pub enum CounterSource {
     #[default]
     PostKeep,
     PreKeep,
+    /// Every line, those dropped by `skipPatterns` too (an extension: passing tests the
+    /// rule drops as noise are still counted).
+    All,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
