@@ -278,6 +278,11 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 const WHOLE_FOLD_BYTES: u64 = 64 << 10;
 /// Raw bytes kept for passthrough decisions and whole-output formats.
 const PREFIX_CAP: usize = 1 << 20;
+/// An output bigger than [`PREFIX_CAP`] is still kept up to this size while it is one JSON
+/// document, so that it is summarized as JSON too (a `kubectl get -o json` of a few thousand
+/// pods; a log is let go at its first line). Memory: parsed, a document takes up to about
+/// twenty times its size for a moment at the end (~80 MB at 4 MiB of minified JSON).
+const JSON_DOC_CAP: usize = 4 << 20;
 
 /// Streams one command's output through the planned rule.
 pub struct Session<'p> {
@@ -303,6 +308,9 @@ pub struct Session<'p> {
     /// cut line, not 200 identical ones).
     overlong: bool,
     overlong_dropped: u64,
+    /// Past [`PREFIX_CAP`]: the whole output while it is one JSON document (up to
+    /// [`JSON_DOC_CAP`]).
+    big_doc: Option<(Vec<u8>, crate::reduce::json::DocScan)>,
 }
 
 /// Extra facts the caller knows at the end.
@@ -348,6 +356,7 @@ impl Plan {
             virtual_rule: None,
             overlong: false,
             overlong_dropped: 0,
+            big_doc: None,
         }
     }
 
@@ -366,7 +375,22 @@ impl<'p> Session<'p> {
                 self.prefix.extend_from_slice(chunk);
             } else {
                 self.prefix_complete = false;
-                self.prefix = Vec::new();
+                let held = std::mem::take(&mut self.prefix);
+                if self.plan.mode != Mode::Raw {
+                    let mut scan = crate::reduce::json::DocScan::default();
+                    if scan.feed(&held) {
+                        self.big_doc = Some((held, scan));
+                    }
+                }
+            }
+        }
+        if !self.prefix_complete {
+            if let Some((held, scan)) = &mut self.big_doc {
+                if held.len() + chunk.len() <= JSON_DOC_CAP && scan.feed(chunk) {
+                    held.extend_from_slice(chunk);
+                } else {
+                    self.big_doc = None;
+                }
             }
         }
         if self.plan.mode == Mode::Raw {
@@ -484,9 +508,7 @@ impl<'p> Session<'p> {
         &self,
         exit_code: i32,
     ) -> Option<(StructuredOutput, &'static str, &'static str)> {
-        let raw = self.raw_bytes()?;
-        let text = String::from_utf8_lossy(raw);
-        if let Some(v) = crate::reduce::json::parse_whole(&text) {
+        let json = |v: serde_json::Value| {
             let (lines, cut) = crate::reduce::json::summarize(&v, "JSON output");
             let out = StructuredOutput {
                 name: "json",
@@ -495,7 +517,19 @@ impl<'p> Session<'p> {
                 json_cut: cut > 0,
                 ..StructuredOutput::default()
             };
-            return Some((out, JSON_ID, "structured-json"));
+            (out, JSON_ID, "structured-json")
+        };
+        let Some(raw) = self.raw_bytes() else {
+            // too big for the other formats; one JSON document is read still
+            let (held, scan) = self.big_doc.as_ref()?;
+            let v = scan
+                .complete()
+                .then(|| serde_json::from_slice(held).ok())??;
+            return Some(json(v));
+        };
+        let text = String::from_utf8_lossy(raw);
+        if let Some(v) = crate::reduce::json::parse_whole(&text) {
+            return Some(json(v));
         }
         // a list of names has (almost) no line with a space inside, a list of paths a `/`
         // in (almost) every line: the first lines tell
@@ -915,7 +949,9 @@ impl<'p> Session<'p> {
         } else {
             lines.extend(body.lines.iter().cloned());
         }
-        if self.overlong_dropped > 0 {
+        // (whole-output JSON read every byte: no line of it was cut)
+        let read_whole = structured_out.as_ref().is_some_and(|so| so.name == "json");
+        if self.overlong_dropped > 0 && !read_whole {
             let how = fin
                 .recover_hint
                 .clone()
@@ -1369,6 +1405,63 @@ mod tests {
         assert!(text.contains("(2097152 bytes not shown); --raw shows all"));
         assert!(text.contains("start") && text.contains("end"));
         assert!(!r.compaction.authoritative);
+    }
+
+    #[test]
+    fn a_json_document_past_one_mib_is_read_as_json() {
+        // 6,000 records, one failing among them, on one minified line (~1.4 MiB) or
+        // pretty-printed (~2.7 MiB), fed in 64 KiB chunks
+        let records: Vec<serde_json::Value> = (0..6000)
+            .map(|i| {
+                serde_json::json!({"name": format!("pod-{i}"), "phase":
+                    if i == 3333 { "Failed" } else { "Running" },
+                    "node": format!("node-{}", i % 7), "note": "x".repeat(150)})
+            })
+            .collect();
+        let doc = serde_json::json!({"kind": "List", "items": records});
+        let run = |text: &[u8]| {
+            let plan = plan(
+                &Request {
+                    tool_name: "exec",
+                    command: Some("./api-dump"),
+                    ..Request::default()
+                },
+                &[],
+            );
+            let mut s = plan.session();
+            for chunk in text.chunks(64 * 1024) {
+                s.push(chunk);
+            }
+            s.finish(0, &Finish::default()).inline_text
+        };
+        for text in [
+            serde_json::to_vec(&doc).unwrap(),
+            serde_json::to_vec_pretty(&doc).unwrap(),
+        ] {
+            assert!(text.len() > PREFIX_CAP && text.len() < JSON_DOC_CAP);
+            let out = run(&text);
+            assert!(
+                out.contains("items: 6000 records of name, phase, node"),
+                "{}",
+                &out[..out.len().min(600)]
+            );
+            // a field that is not the same in every record is not said to be
+            assert!(!out.contains("phase=\"Running\""), "{out}");
+            assert!(!out.contains("longer than 1 MiB"), "{out}");
+        }
+        // past the cap, or not one document (JSON lines), it is read line by line
+        let mut big = serde_json::to_vec(&doc).unwrap();
+        while big.len() <= JSON_DOC_CAP {
+            big = [b"[".as_slice(), &big, b",", &big, b"]"].concat();
+        }
+        assert!(!run(&big).contains("records of"));
+        let lines: Vec<u8> = (0..12_000)
+            .flat_map(|i| {
+                format!("{{\"n\": {i}, \"pad\": \"{}\"}}\n", "y".repeat(100)).into_bytes()
+            })
+            .collect();
+        assert!(lines.len() > PREFIX_CAP);
+        assert!(!run(&lines).contains("records of"));
     }
 
     #[test]

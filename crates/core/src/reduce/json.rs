@@ -540,6 +540,75 @@ pub fn parse_whole(text: &str) -> Option<Value> {
     serde_json::from_str(t).ok()
 }
 
+/// Follows whether the bytes seen so far can be the start of one JSON document (an object
+/// or array, whitespace around it), in one pass and without holding them: an output too big
+/// to keep by default is kept while it is one document (a `kubectl get -o json` of a big
+/// cluster) and let go as soon as it is not (JSON lines, a log).
+#[derive(Debug, Default, Clone)]
+pub struct DocScan {
+    depth: u32,
+    started: bool,
+    closed: bool,
+    in_string: bool,
+    /// The chunk ended right after a backslash inside a string.
+    escaped: bool,
+    broken: bool,
+}
+
+impl DocScan {
+    /// Read the next bytes; false once they cannot be part of one document.
+    pub fn feed(&mut self, bytes: &[u8]) -> bool {
+        let mut i = 0;
+        if self.escaped && !bytes.is_empty() {
+            self.escaped = false;
+            i = 1;
+        }
+        while !self.broken && i < bytes.len() {
+            if self.in_string {
+                match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                    None => return true,
+                    Some(j) if bytes[i + j] == b'\\' => {
+                        i += j + 2;
+                        if i > bytes.len() {
+                            self.escaped = true;
+                        }
+                    }
+                    Some(j) => {
+                        self.in_string = false;
+                        i += j + 1;
+                    }
+                }
+                continue;
+            }
+            let b = bytes[i];
+            i += 1;
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            if self.closed || (!self.started && b != b'{' && b != b'[') {
+                self.broken = true;
+                break;
+            }
+            self.started = true;
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    self.closed = self.depth == 0;
+                }
+                _ => {}
+            }
+        }
+        !self.broken
+    }
+
+    /// The document began and ended (whether it is valid JSON, parsing tells).
+    pub fn complete(&self) -> bool {
+        self.closed && !self.broken
+    }
+}
+
 /// A copy of `v` with arrays cut to their first `k` items (a marker string says how
 /// many went) and long strings clipped; `cut` counts (items, strings).
 pub fn shrink(v: &Value, k: usize, cut: &mut (u64, u64)) -> Value {
@@ -570,6 +639,30 @@ pub fn shrink(v: &Value, k: usize, cut: &mut (u64, u64)) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_doc_scan_follows_one_document_across_chunks() {
+        let doc = br#" {"a": [1, {"b": "x}\"y"}], "c": "]]"}
+ "#;
+        // every split of the document into two chunks reads the same
+        for cut in 0..=doc.len() {
+            let mut s = DocScan::default();
+            assert!(s.feed(&doc[..cut]) && s.feed(&doc[cut..]), "cut at {cut}");
+            assert!(s.complete(), "cut at {cut}");
+        }
+        // an escaped quote split right after its backslash
+        let mut s = DocScan::default();
+        assert!(s.feed(br#"["a\"#) && s.feed(br#""]"]"#));
+        assert!(s.complete());
+        // unfinished, then more than one document, then not a document at all
+        let mut s = DocScan::default();
+        assert!(s.feed(b"[1, [2"));
+        assert!(!s.complete());
+        let mut s = DocScan::default();
+        assert!(!s.feed(b"{\"a\": 1}\n{\"a\": 2}\n"));
+        assert!(!s.complete());
+        assert!(!DocScan::default().feed(b"  total 12\n"));
+    }
 
     #[test]
     fn json_lines_read_as_one_table_only_when_every_object_fits() {

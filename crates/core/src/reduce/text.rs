@@ -154,10 +154,17 @@ pub fn clip_line(line: &str, max: usize) -> Cow<'_, str> {
     ))
 }
 
+/// A line of words longer than this is data all the same (a JSON document dumped on one
+/// line with spaces after its commas, a table flattened by a tool): no one reads it whole.
+pub const LONGEST_LINE_OF_WORDS: usize = 32 << 10;
+
 /// A line with few spaces (fewer than one per 20 characters): minified code, encoded or
-/// minified data. A long line of words (a list of options, a log line with a payload) is
-/// facts, and is not one.
+/// minified data; or one longer than [`LONGEST_LINE_OF_WORDS`]. A long line of words (a
+/// list of options, a log line with a payload) is facts, and is not one.
 pub fn looks_like_a_blob(line: &str) -> bool {
+    if line.len() > LONGEST_LINE_OF_WORDS {
+        return true;
+    }
     let spaces = line.bytes().filter(u8::is_ascii_whitespace).count();
     spaces * 20 < line.len()
 }
@@ -231,6 +238,11 @@ mod tests {
         assert!(!looks_like_a_blob(&words));
         assert!(looks_like_a_blob(&"function(a){return a+b};".repeat(100)));
         assert!(looks_like_a_blob(&"QUJD".repeat(600)));
+        // past 32 KiB a line of words is data too
+        let words = "\"name\": \"pod-1\", \"phase\": \"Running\", ".repeat(1000);
+        assert!(words.len() > LONGEST_LINE_OF_WORDS);
+        assert!(looks_like_a_blob(&words));
+        assert!(!looks_like_a_blob(&words[..LONGEST_LINE_OF_WORDS]));
     }
 
     #[test]
