@@ -42,6 +42,7 @@ pub struct Xunit {
     in_try: bool,
     failed_marks: u64,
     passed_marks: u64,
+    skipped_marks: u64,
     errors: u64,
     /// swift: the last `Executed N tests` line (the grand total).
     last_executed: Option<String>,
@@ -57,6 +58,7 @@ impl Xunit {
             in_try: false,
             failed_marks: 0,
             passed_marks: 0,
+            skipped_marks: 0,
             errors: 0,
             last_executed: None,
         }
@@ -457,6 +459,8 @@ impl Xunit {
         if s.contains(" > ") && (s.ends_with(" PASSED") || s.ends_with(" SKIPPED")) {
             if s.ends_with(" PASSED") {
                 self.passed_marks += 1;
+            } else {
+                self.skipped_marks += 1;
             }
             return Act::SeenDrop;
         }
@@ -614,6 +618,9 @@ impl Structured for Xunit {
         if me.passed_marks > 0 && me.cx.fact("test").is_none() {
             me.cx.set_fact("passed test", me.passed_marks);
         }
+        if me.skipped_marks > 0 && me.cx.fact("skipped test").is_none() {
+            me.cx.set_fact("skipped test", me.skipped_marks);
+        }
         if me.errors > 0 && me.cx.fact("error").is_none() {
             me.cx.set_fact("error", me.errors);
         }
@@ -668,6 +675,31 @@ Finished in 0.05 seconds
             out.facts,
             vec![("example".into(), 3), ("failed example".into(), 1)]
         );
+    }
+
+    #[test]
+    fn gradle_counts_the_passing_and_skipped_tests_it_drops() {
+        let text = "> Task :test
+
+ParserTest > parses() PASSED
+
+ParserTest > rejects() PASSED
+
+LegacyTest > old() SKIPPED
+
+ParserTest > reports() FAILED
+    java.lang.AssertionError at ParserTest.kt:12
+
+BUILD FAILED in 3s
+";
+        let out = run(Kind::Gradle, text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("ParserTest > reports() FAILED"), "{t}");
+        assert!(!t.contains("PASSED") && !t.contains("SKIPPED"), "{t}");
+        let fact = |n: &str| out.facts.iter().find(|(k, _)| k == n).map(|f| f.1);
+        assert_eq!(fact("passed test"), Some(2));
+        assert_eq!(fact("skipped test"), Some(1));
+        assert_eq!(fact("failed test"), Some(1));
     }
 
     #[test]
