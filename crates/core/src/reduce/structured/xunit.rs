@@ -634,7 +634,16 @@ impl Structured for Xunit {
             Kind::Minitest => "minitest",
             Kind::Ctest => "ctest",
         };
-        me.cx.finish(name)
+        // the lines kept because they are not the runner's own (a Spring application's
+        // log: its connection pools shut down one by one) may come again block by block
+        let mut out = me.cx.finish(name)?;
+        let fold = crate::reduce::shape::Fold {
+            numbers: true,
+            hashes: true,
+            paths: false,
+        };
+        out.lines = crate::reduce::blocks::fold_blocks(std::mem::take(&mut out.lines), fold).0;
+        Some(out)
     }
 }
 
@@ -700,6 +709,32 @@ BUILD FAILED in 3s
         assert_eq!(fact("passed test"), Some(2));
         assert_eq!(fact("skipped test"), Some(1));
         assert_eq!(fact("failed test"), Some(1));
+    }
+
+    #[test]
+    fn an_application_log_block_that_comes_again_is_shown_once() {
+        let mut text = String::from("> Task :test\n\nRepoTest > saves() PASSED\n\n");
+        for pool in 1..=4 {
+            text.push_str(&format!(
+                "WARN HikariPool-{pool} - Failed to validate connection c@{:x}\n\
+                 ERROR HikariPool-{pool} - Connection is not available after {}ms\n\
+                 INFO HikariPool-{pool} - Shutdown completed.\n",
+                0x5f00_0000u32 + pool * 977,
+                5000 + pool
+            ));
+        }
+        text.push_str("\nBUILD SUCCESSFUL in 9s\n");
+        let out = run(Kind::Gradle, &text).unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(t.matches("Shutdown completed.").count(), 1, "{t}");
+        assert!(
+            t.contains("... the 3 lines above again 3 times; what differs: HikariPool-2"),
+            "{t}"
+        );
+        assert!(
+            t.contains("5004ms") && t.contains("BUILD SUCCESSFUL in 9s"),
+            "{t}"
+        );
     }
 
     #[test]
