@@ -1488,6 +1488,16 @@ mod tests {
             "{}",
             r.inline_text
         );
+        // the cursor sent to the first column redraws the line as a carriage return does:
+        // a spinner's frame goes, an error it overwrote stays
+        let text = "\u{2819}\x1b[1G\x1b[0Kbuilding for production...\n\
+                    error: no space left\x1b[G\x1b[2Kdone in 3s\n\u{2819}\x1b[1G\x1b[0K\n";
+        let (_, r) = compact_text(&req, &[], text.as_bytes(), 0, &Finish::default());
+        assert_eq!(
+            r.inline_text,
+            "building for production...\n\
+             error: no space left [then overwritten on the terminal by: done in 3s]"
+        );
     }
 
     #[test]

@@ -560,6 +560,15 @@ impl<'r> LineEngine<'r> {
             // detection (7 `cpuid` instructions, ~30 µs in a virtual machine)
             return std::borrow::Cow::Borrowed(raw);
         }
+        // the cursor sent back to the first column (`ESC[1G`, a spinner's or progress
+        // line's redraw in a terminal) is a carriage return as far as what stays shown
+        if let Some(k) = memchr::memmem::find(raw.as_bytes(), b"\x1b[") {
+            let rest = &raw[k..];
+            if rest.contains("\x1b[1G") || rest.contains("\x1b[G") {
+                let redrawn = raw.replace("\x1b[1G", "\r").replace("\x1b[G", "\r");
+                return std::borrow::Cow::Owned(self.clean(&redrawn).into_owned());
+            }
+        }
         let line = resolve_cr(raw);
         // an error a carriage return overwrote (`error: disk full\rOK`) stays visible
         let hidden = super::text::overwritten_errors(raw, line);
