@@ -522,10 +522,8 @@ impl<'p> Session<'p> {
         let Some(raw) = self.raw_bytes() else {
             // too big for the other formats; one JSON document is read still
             let (held, scan) = self.big_doc.as_ref()?;
-            let v = scan
-                .complete()
-                .then(|| serde_json::from_slice(held).ok())??;
-            return Some(json(v));
+            let text = std::str::from_utf8(held).ok().filter(|_| scan.complete())?;
+            return crate::reduce::json::parse_whole(text).map(json);
         };
         let text = String::from_utf8_lossy(raw);
         if let Some(v) = crate::reduce::json::parse_whole(&text) {

@@ -562,12 +562,13 @@ impl<'r> LineEngine<'r> {
         }
         // the cursor sent back to the first column (`ESC[1G`, a spinner's or progress
         // line's redraw in a terminal) is a carriage return as far as what stays shown
-        if let Some(k) = memchr::memmem::find(raw.as_bytes(), b"\x1b[") {
-            let rest = &raw[k..];
-            if rest.contains("\x1b[1G") || rest.contains("\x1b[G") {
-                let redrawn = raw.replace("\x1b[1G", "\r").replace("\x1b[G", "\r");
-                return std::borrow::Cow::Owned(self.clean(&redrawn).into_owned());
-            }
+        let b = raw.as_bytes();
+        if memchr::memchr_iter(0x1b, b).any(|k| {
+            let after = &b[k + 1..];
+            after.starts_with(b"[1G") || after.starts_with(b"[G")
+        }) {
+            let redrawn = raw.replace("\x1b[1G", "\r").replace("\x1b[G", "\r");
+            return std::borrow::Cow::Owned(self.clean(&redrawn).into_owned());
         }
         let line = resolve_cr(raw);
         // an error a carriage return overwrote (`error: disk full\rOK`) stays visible
