@@ -491,6 +491,8 @@ pub struct LineEngine<'r> {
     pub error_lines: u64,
     pub warning_lines: u64,
     pub filtered_lines: u64,
+    /// The last line was dropped as noise (see `push_clean_checked`).
+    after_noise: bool,
     in_block: Option<(usize, usize)>, // (block index, lines so far)
     context_after_left: usize,
     continuation_left: usize,
@@ -534,6 +536,7 @@ impl<'r> LineEngine<'r> {
             error_lines: 0,
             warning_lines: 0,
             filtered_lines: 0,
+            after_noise: false,
             in_block: None,
             context_after_left: 0,
             continuation_left: 0,
@@ -680,7 +683,11 @@ impl<'r> LineEngine<'r> {
         if count_all {
             counter_hits = self.count(line);
         }
-        if rule.skip.iter().any(|re| re.is_match(line)) {
+        // a blank line after noise (Gradle prints one after each passing test) is its
+        // layout and goes with it, so that a cut never counts it as text left out
+        let blank_after_noise = self.after_noise && line.trim().is_empty();
+        if blank_after_noise || rule.skip.iter().any(|re| re.is_match(line)) {
+            self.after_noise = true;
             self.filtered_lines += 1;
             self.main.filtered(1);
             if let Some(k) = &mut self.keep_track {
@@ -688,6 +695,7 @@ impl<'r> LineEngine<'r> {
             }
             return;
         }
+        self.after_noise = false;
 
         if !count_all {
             counter_hits = self.count(line);
@@ -1052,6 +1060,37 @@ mod tests {
             e.push_line(l);
         }
         render_track(&e.main, edge, edge, true).lines
+    }
+
+    #[test]
+    fn a_blank_line_after_noise_goes_with_it() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "filters": {"skipPatterns": [" PASSED$"]}}"#;
+        let mut lines = vec!["> Task :test", ""];
+        for _ in 0..40 {
+            lines.extend(["T > ok() PASSED", ""]);
+        }
+        lines.extend(["T > bad() FAILED", "", "BUILD FAILED"]);
+        // every blank line after a passing test is layout of the noise and goes with it;
+        // those after kept lines stay
+        assert_eq!(
+            engine_window(rule, &lines, 2),
+            vec!["> Task :test", "", "T > bad() FAILED", "", "BUILD FAILED"]
+        );
+        let compiled = CompiledRule::compile(&Rule::from_json(rule).unwrap()).unwrap();
+        let mut e = LineEngine::new(&compiled, EngineOptions::default());
+        for l in &lines {
+            e.push_line(l);
+        }
+        assert_eq!(e.filtered_lines, 80);
+        // so a cut among kept lines counts no blank line as text left out
+        let pools: Vec<String> = (0..30).map(|i| format!("INFO pool {i} closed")).collect();
+        let mut lines = vec!["start"];
+        for p in &pools {
+            lines.extend(["T > ok() PASSED", "", p.as_str()]);
+        }
+        let out = engine_window(rule, &lines, 2).join("\n");
+        assert!(out.contains("... 27 lines omitted ..."), "{out}");
     }
 
     #[test]
