@@ -376,7 +376,8 @@ impl<'p> Session<'p> {
             } else {
                 self.prefix_complete = false;
                 let held = std::mem::take(&mut self.prefix);
-                if self.plan.mode != Mode::Raw {
+                // (only a reduction that may cut reads whole-output formats)
+                if self.plan.mode != Mode::Raw && !self.plan.no_omit {
                     let mut scan = crate::reduce::json::DocScan::default();
                     if scan.feed(&held) {
                         self.big_doc = Some((held, scan));
