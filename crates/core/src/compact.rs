@@ -821,6 +821,10 @@ impl<'p> Session<'p> {
                 }
             }
         }
+        // a long folder on many lines (a build tool's absolute paths) is said once
+        if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
+            body.lines = lines;
+        }
         Chosen {
             body,
             decision: if use_keep {

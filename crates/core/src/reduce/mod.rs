@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod engine;
 pub mod json;
+pub mod paths;
 pub mod render;
 pub mod shape;
 pub mod signal;
