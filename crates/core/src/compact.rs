@@ -821,9 +821,12 @@ impl<'p> Session<'p> {
                 }
             }
         }
-        // a long folder on many lines (a build tool's absolute paths) is said once
-        if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
-            body.lines = lines;
+        // a long folder on many lines (a build tool's absolute paths) is said once; with
+        // nothing to be cut the lines stay as they came
+        if !plan.no_omit {
+            if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
+                body.lines = lines;
+            }
         }
         Chosen {
             body,
