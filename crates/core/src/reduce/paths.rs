@@ -48,17 +48,7 @@ fn common_folder(lines: &[String]) -> Option<String> {
         return None;
     }
     let first = folders[0];
-    let mut len = first.len();
-    for f in &folders[1..] {
-        len = len.min(
-            first
-                .bytes()
-                .zip(f.bytes())
-                .take_while(|(a, b)| a == b)
-                .count(),
-        );
-    }
-    let prefix = &first[..len];
+    let prefix = &first[..super::text::common_prefix_len(first, &folders[1..])];
     let prefix = &prefix[..prefix.rfind('/')? + 1];
     (prefix.len() >= MIN_PREFIX && prefix.matches('/').count() >= 3).then(|| prefix.to_string())
 }

@@ -169,6 +169,25 @@ pub fn looks_like_a_blob(line: &str) -> bool {
     spaces * 20 < line.len()
 }
 
+/// The length of the start `first` shares with every one of `rest`, in bytes, at a character
+/// boundary (names that differ inside a character, `é` and `è`, share only what is before it).
+pub fn common_prefix_len<S: AsRef<str>>(first: &str, rest: &[S]) -> usize {
+    let mut len = first.len();
+    for s in rest {
+        len = len.min(
+            first
+                .bytes()
+                .zip(s.as_ref().bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    while !first.is_char_boundary(len) {
+        len -= 1;
+    }
+    len
+}
+
 /// Number of Unicode scalar values in `s` (what `rawChars` counts).
 pub fn count_chars(s: &[u8]) -> usize {
     // byte counters per block of 255 so the compiler can count 32 bytes at a time
@@ -243,6 +262,13 @@ mod tests {
         assert!(words.len() > LONGEST_LINE_OF_WORDS);
         assert!(looks_like_a_blob(&words));
         assert!(!looks_like_a_blob(&words[..LONGEST_LINE_OF_WORDS]));
+    }
+
+    #[test]
+    fn a_common_prefix_ends_at_a_character() {
+        assert_eq!(common_prefix_len("src/app.rs", &["src/api.rs", "src/a"]), 5);
+        assert_eq!(common_prefix_len("café_1", &["cafè_2"]), 3);
+        assert_eq!(common_prefix_len("same", &[] as &[&str]), 4);
     }
 
     #[test]

@@ -975,17 +975,7 @@ fn shared_affixes(names: &[String]) -> (Option<&str>, Option<&str>) {
         return (None, ext);
     }
     let first = names[0].as_str();
-    let mut len = first.len();
-    for n in &names[1..] {
-        len = len.min(
-            first
-                .bytes()
-                .zip(n.bytes())
-                .take_while(|(a, b)| a == b)
-                .count(),
-        );
-    }
-    let mut pre = &first[..len];
+    let mut pre = &first[..crate::reduce::text::common_prefix_len(first, &names[1..])];
     while let Some(c) = pre.chars().last() {
         if matches!(c, '_' | '-' | '.') {
             break;
@@ -1493,6 +1483,18 @@ mod tests {
         assert!(t.contains("./src/ (3): a.rs b.rs \"c d.rs\""), "{t}");
         assert!(t.contains("./docs/guide.md"), "{t}");
         assert_eq!(out.facts[0], ("match".to_string(), 6));
+    }
+
+    #[test]
+    fn names_that_differ_inside_a_character_are_grouped() {
+        // `é`, `è`, `ê`, `ë` share their first byte: the shared start ends before them (it
+        // used to be cut inside `é`, and the reducer gave up on an internal error)
+        let text =
+            "./d/café_1.txt\n./d/cafè_2.txt\n./d/cafê_3.txt\n./d/cafë_4.txt\n./d/café_5.txt\n";
+        let t = run("find .", text).unwrap().lines.join("\n");
+        for name in ["café_1", "cafè_2", "cafê_3", "cafë_4", "café_5"] {
+            assert!(t.contains(name), "{t}");
+        }
     }
 
     #[test]
