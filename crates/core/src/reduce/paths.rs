@@ -40,8 +40,9 @@ fn first_folder(line: &str) -> Option<&str> {
     None
 }
 
-/// The folder that four or more of `lines` name files under, when it is long enough to be
-/// worth saying once: the longest such prefix, ending with `/`.
+/// The folder that every line naming an absolute path names it under, when four or more
+/// do and it is long enough to be worth saying once: the longest such prefix, ending with
+/// `/`. One line under an unrelated folder leaves none.
 fn common_folder(lines: &[String]) -> Option<String> {
     let folders: Vec<&str> = lines.iter().filter_map(|l| first_folder(l)).collect();
     if folders.len() < MIN_LINES {
@@ -110,6 +111,12 @@ mod tests {
         // folders that share only their root
         let mixed = "/usr/include/stdio.h:1: x\n/home/me/project/a.c:2: x\n/opt/lib/x/y.h:3: x\n/var/tmp/build/z.c:4: x\n";
         assert!(factor_folder(&lines(mixed)).is_none());
+        // one line under an unrelated folder leaves every path as it came
+        let project = "/home/me/project/src/app/a.c:1: x\n/home/me/project/src/app/b.c:2: x\n\
+                       /home/me/project/src/app/c.c:3: x\n/home/me/project/src/app/d.c:4: x\n";
+        assert!(factor_folder(&lines(project)).is_some());
+        let with_system = format!("{project}/usr/include/stdio.h:9: note: declared here\n");
+        assert!(factor_folder(&lines(&with_system)).is_none());
         // a slash inside a word or a URL's path is no file's folder
         let words =
             "and/or then/now a/b/c/d\nhttps://example.com/a/b/c/\nx and/or y\nsee a/b/c/d/e\n";

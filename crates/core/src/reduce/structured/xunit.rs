@@ -637,12 +637,9 @@ impl Structured for Xunit {
         // the lines kept because they are not the runner's own (a Spring application's
         // log: its connection pools shut down one by one) may come again block by block
         let mut out = me.cx.finish(name)?;
-        let fold = crate::reduce::shape::Fold {
-            numbers: true,
-            hashes: true,
-            paths: false,
-        };
-        out.lines = crate::reduce::blocks::fold_blocks(std::mem::take(&mut out.lines), fold).0;
+        out.lines =
+            crate::reduce::blocks::fold_blocks(std::mem::take(&mut out.lines), Default::default())
+                .0;
         Some(out)
     }
 }
