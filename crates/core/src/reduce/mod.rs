@@ -2,6 +2,7 @@
 //! structured reducers and rendering.
 
 pub mod blocks;
+pub mod dates;
 pub mod engine;
 pub mod json;
 pub mod paths;
