@@ -635,11 +635,15 @@ impl Structured for Xunit {
             Kind::Ctest => "ctest",
         };
         // the lines kept because they are not the runner's own (a Spring application's
-        // log: its connection pools shut down one by one) may come again block by block
+        // log: its connection pools shut down one by one) may come again block by block,
+        // and stamp one date on every line
         let mut out = me.cx.finish(name)?;
         out.lines =
             crate::reduce::blocks::fold_blocks(std::mem::take(&mut out.lines), Default::default())
                 .0;
+        if let Some(lines) = crate::reduce::dates::factor_date(&out.lines) {
+            out.lines = lines;
+        }
         Some(out)
     }
 }
@@ -710,12 +714,19 @@ BUILD FAILED in 3s
 
     #[test]
     fn an_application_log_block_that_comes_again_is_shown_once() {
-        let mut text = String::from("> Task :test\n\nRepoTest > saves() PASSED\n\n");
+        let mut text = String::from(
+            "> Task :test\n\n\
+             2026-02-19T19:03:58.114+01:00  INFO Starting RepoTest using Java 21\n\
+             2026-02-19T19:03:59.802+01:00  INFO HikariPool-1 - Starting...\n\
+             2026-02-19T19:04:00.032+01:00  INFO Started RepoTest in 2.1 seconds\n\
+             RepoTest > saves() PASSED\n\n",
+        );
         for pool in 1..=4 {
+            let at = format!("2026-02-19T19:04:{:02}", pool * 5);
             text.push_str(&format!(
-                "WARN HikariPool-{pool} - Failed to validate connection c@{:x}\n\
-                 ERROR HikariPool-{pool} - Connection is not available after {}ms\n\
-                 INFO HikariPool-{pool} - Shutdown completed.\n",
+                "{at}.001+01:00  WARN HikariPool-{pool} - Failed to validate connection c@{:x}\n\
+                 {at}.002+01:00 ERROR HikariPool-{pool} - Connection is not available after {}ms\n\
+                 {at}.150+01:00  INFO HikariPool-{pool} - Shutdown completed.\n",
                 0x5f00_0000u32 + pool * 977,
                 5000 + pool
             ));
@@ -725,7 +736,18 @@ BUILD FAILED in 3s
         let t = out.lines.join("\n");
         assert_eq!(t.matches("Shutdown completed.").count(), 1, "{t}");
         assert!(
-            t.contains("... the 3 lines above again 3 times; what differs: HikariPool-2"),
+            t.contains(
+                "... the 3 lines above again 3 times; besides the times, what differs: HikariPool-2"
+            ),
+            "{t}"
+        );
+        // the date the log stamps on every line is said once; the times stay
+        assert!(
+            t.starts_with("[times below are on 2026-02-19 UTC+01:00]\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("\n19:04:05.001  WARN HikariPool-1 - Failed to validate connection"),
             "{t}"
         );
         assert!(
