@@ -311,6 +311,16 @@ pub struct Session<'p> {
     /// Past [`PREFIX_CAP`]: the whole output while it is one JSON document (up to
     /// [`JSON_DOC_CAP`]).
     big_doc: Option<(Vec<u8>, crate::reduce::json::DocScan)>,
+    /// Binary data being read (lines that are not text), said as one note when it ends.
+    binary: Option<crate::reduce::binary::Run>,
+    /// Lines of binary data hidden so far (each run stands as its note).
+    binary_hidden: u64,
+    /// Short lines held until the next line tells what they are: clean text right after
+    /// binary data (random bytes make such lines too), or bytes that are not clean text
+    /// right before what may start it (a PNG's signature is `\x89PNG\r`, `\x1a`).
+    binary_pending: Vec<Vec<u8>>,
+    /// The line being read is the output's last and no newline ended it.
+    unended: bool,
 }
 
 /// Extra facts the caller knows at the end.
@@ -357,6 +367,10 @@ impl Plan {
             overlong: false,
             overlong_dropped: 0,
             big_doc: None,
+            binary: None,
+            binary_hidden: 0,
+            binary_pending: Vec::new(),
+            unended: false,
         }
     }
 
@@ -474,7 +488,45 @@ impl<'p> Session<'p> {
         }
     }
 
+    /// A line from a chunk that is not all text (or one joined across chunks): binary
+    /// data is taken apart here, the rest goes on as text.
     fn line(&mut self, bytes: &[u8]) {
+        use crate::reduce::binary;
+        let holdable = bytes.len() < binary::SHORT
+            && self.binary_pending.len() < binary::HELD
+            && !self.unended;
+        if let Some(run) = self.binary.as_mut() {
+            if binary::continues(bytes) {
+                for held in self.binary_pending.drain(..) {
+                    run.push(&held, true);
+                }
+                run.push(bytes, !self.unended);
+                self.count_raw_line(bytes);
+                return;
+            }
+            if holdable {
+                self.count_raw_line(bytes);
+                self.binary_pending.push(bytes.to_vec());
+                return;
+            }
+        } else if !self.plan.no_omit {
+            // (`--no-omit` shows every line as it came)
+            if binary::starts(bytes) {
+                let mut run = crate::reduce::binary::Run::default();
+                for held in self.binary_pending.drain(..) {
+                    run.push(&held, true);
+                }
+                run.push(bytes, !self.unended);
+                self.binary = Some(run);
+                self.count_raw_line(bytes);
+                return;
+            }
+            if holdable && !bytes.is_empty() && binary::continues(bytes) {
+                self.count_raw_line(bytes);
+                self.binary_pending.push(bytes.to_vec());
+                return;
+            }
+        }
         let text = match std::str::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(bytes),
@@ -482,16 +534,42 @@ impl<'p> Session<'p> {
         self.line_text(bytes, &text, Seen::default());
     }
 
-    /// One line: `bytes` as they came, `text` the same as text.
-    /// `seen`: what the chunk's search found out about it.
-    fn line_text(&mut self, bytes: &[u8], text: &str, seen: Seen) {
+    /// The end of a run of binary data: its note takes its place among the lines, then
+    /// the short lines held, as text.
+    fn end_binary(&mut self) {
+        if let Some(run) = self.binary.take() {
+            self.binary_hidden += run.lines;
+            self.feed_line(&run.note(), Seen::default());
+        }
+        for held in std::mem::take(&mut self.binary_pending) {
+            let text = String::from_utf8_lossy(&held).into_owned();
+            self.feed_line(&text, Seen::default());
+        }
+    }
+
+    /// The raw line count and token estimate: every line of the first 4 MiB, then a
+    /// 1-in-16 sample scaled up.
+    fn count_raw_line(&mut self, bytes: &[u8]) {
         self.raw.lines += 1;
-        // Token estimate: every line of the first 4 MiB, then a 1-in-16 sample scaled up.
         if self.raw.bytes <= EXACT_TOKEN_BYTES {
             self.raw_milli += tokens::estimate_milli(bytes) + NEWLINE_MILLI;
         } else if self.raw.lines.is_multiple_of(16) {
             self.raw_milli += 16 * (tokens::estimate_milli(bytes) + NEWLINE_MILLI);
         }
+    }
+
+    /// One line: `bytes` as they came, `text` the same as text.
+    /// `seen`: what the chunk's search found out about it.
+    fn line_text(&mut self, bytes: &[u8], text: &str, seen: Seen) {
+        if self.binary.is_some() || !self.binary_pending.is_empty() {
+            self.end_binary();
+        }
+        self.count_raw_line(bytes);
+        self.feed_line(text, seen);
+    }
+
+    /// A line to the rule's engine and structured reducer.
+    fn feed_line(&mut self, text: &str, seen: Seen) {
         self.engine.push_line_checked(text, seen);
         if let Some(s) = &mut self.structured {
             let clean = self.engine.clean(text);
@@ -653,9 +731,11 @@ impl<'p> Session<'p> {
             if self.plan.mode == Mode::Raw {
                 self.raw.lines += 1;
             } else {
+                self.unended = true;
                 self.line(&line);
             }
         }
+        self.end_binary();
         self.raw.tokens = tokens::from_milli(self.raw_milli);
         if self.plan.mode == Mode::Raw {
             return self.finish_raw(exit_code, fin);
@@ -678,6 +758,7 @@ impl<'p> Session<'p> {
             (body.folded, Kind::SimilarLineCollapse),
             (body.filtered, Kind::NoiseFilter),
             (body.clipped, Kind::LineClip),
+            (self.binary_hidden, Kind::BinaryData),
         ] {
             if n > 0 {
                 kinds.push(kind.into());
@@ -750,7 +831,8 @@ impl<'p> Session<'p> {
         };
         let mut structured: Option<StructuredOutput> =
             self.structured.take().and_then(|s| s.finish(exit_code));
-        if structured.is_none() && !plan.no_omit {
+        // (an output holding binary data is no JSON document, list or diff)
+        if structured.is_none() && !plan.no_omit && self.binary_hidden == 0 {
             if let Some((out, id, family)) = self.whole_output_special(exit_code) {
                 structured = Some(out);
                 if rule.id == FALLBACK_ID {
@@ -930,7 +1012,7 @@ impl<'p> Session<'p> {
         if failed && !fin.host_prints_exit {
             lines.push(format!("exit {exit_code}"));
         }
-        let left_out = body.omitted + body.filtered;
+        let left_out = body.omitted + body.filtered + self.binary_hidden;
         let shown_facts: Vec<String> = facts
             .iter()
             .filter(|(_, v)| *v > 0)
@@ -981,11 +1063,20 @@ impl<'p> Session<'p> {
                 .recover_hint
                 .clone()
                 .unwrap_or_else(|| "--raw shows all".into());
-            let parts = match (body.omitted, body.filtered) {
-                (0, _) => vec!["noise".to_string()],
-                (o, 0) => vec![format!("{o} cut")],
-                (o, f) => vec![format!("{o} cut"), format!("{f} noise")],
-            };
+            // each part counted, unless it is the only one
+            let (o, f, b) = (body.omitted, body.filtered, self.binary_hidden);
+            let alone = |n: u64| n == left_out;
+            let parts: Vec<String> = [(o, "cut"), (f, "noise"), (b, "binary data")]
+                .into_iter()
+                .filter(|&(n, _)| n > 0)
+                .map(|(n, what)| {
+                    if alone(n) && what != "cut" {
+                        what.to_string()
+                    } else {
+                        format!("{n} {what}")
+                    }
+                })
+                .collect();
             let json_summary = structured_out.as_ref().is_some_and(|so| so.json_cut);
             lines.push(if json_summary {
                 // the cut is counted in JSON items, records and strings, not lines
@@ -1200,6 +1291,101 @@ mod tests {
             ..Request::default()
         };
         compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
+    }
+
+    /// Bytes that look random (a fixed xorshift), as compressed data does.
+    fn noise(n: usize) -> Vec<u8> {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn binary_data_is_one_note_and_the_text_around_it_stays() {
+        let mut out = b"HTTP/1.1 200 OK\r\ncontent-type: image/png\r\n\r\n".to_vec();
+        out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+        out.extend(noise(20_000));
+        out.extend_from_slice(b"\ndone\n");
+        let req = Request {
+            tool_name: "exec",
+            command: Some("curl -si https://example.com/logo.png"),
+            ..Request::default()
+        };
+        // fed in small chunks too: lines joined across chunks are read the same way
+        for chunk in [out.len(), 7] {
+            let plan = plan(&req, &[]);
+            let mut s = plan.session();
+            for c in out.chunks(chunk) {
+                s.push(c);
+            }
+            let r = s.finish(3, &Finish::default());
+            let t = &r.inline_text;
+            assert!(
+                t.starts_with("exit 3\nHTTP/1.1 200 OK\ncontent-type: image/png\n"),
+                "{t}"
+            );
+            assert!(
+                t.contains(&format!(
+                    "\n[binary data: {} bytes in ",
+                    out.len() - 44 - 5 // the headers before (44 bytes), `done` after
+                )),
+                "{t}"
+            );
+            assert!(
+                t.contains(" lines, not shown as text (a PNG image)]\ndone\n"),
+                "{t}"
+            );
+            assert!(
+                t.ends_with("lines hidden (binary data); --raw shows all]"),
+                "{t}"
+            );
+            assert_eq!(t.matches("[binary data").count(), 1, "{t}");
+            assert!(r.compaction.has(Kind::BinaryData));
+        }
+        // `--no-omit` shows it as it came
+        let whole = compact_text(
+            &Request {
+                no_omit: true,
+                ..req
+            },
+            &[],
+            &out,
+            0,
+            &Finish::default(),
+        )
+        .1;
+        assert!(!whole.inline_text.contains("[binary data"));
+        assert!(whole.inline_text.contains('\u{fffd}'));
+    }
+
+    #[test]
+    fn text_in_a_legacy_encoding_is_not_binary_data() {
+        // Latin-1 and Windows-1251 lines: not UTF-8, but text
+        let mut out = Vec::new();
+        for i in 0..40 {
+            out.extend_from_slice(format!("2024-01-0{} ", i % 9 + 1).as_bytes());
+            out.extend_from_slice(b"ERROR \xce\xf8\xe8\xe1\xea\xe0 caf\xe9 cr\xe8me\n");
+        }
+        let r = compact_text(
+            &Request {
+                tool_name: "exec",
+                command: Some("legacy-tool"),
+                ..Request::default()
+            },
+            &[],
+            &out,
+            1,
+            &Finish::default(),
+        )
+        .1;
+        assert!(!r.inline_text.contains("[binary data"), "{}", r.inline_text);
+        assert!(r.inline_text.contains("ERROR"), "{}", r.inline_text);
     }
 
     #[test]

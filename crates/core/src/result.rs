@@ -98,6 +98,8 @@ pub enum Kind {
     OverlongLineCut,
     /// Cut further to fit under a host's own output limit.
     HostBudget,
+    /// Lines of binary data (not text) stood for by a note each run.
+    BinaryData,
     /// Something inside tokenjuice failed: the raw output was given.
     FailOpen,
 }
@@ -117,6 +119,7 @@ impl Kind {
             Kind::LineClip => "line-clip",
             Kind::OverlongLineCut => "overlong-line-cut",
             Kind::HostBudget => "host-budget",
+            Kind::BinaryData => "binary-data",
             Kind::FailOpen => "fail-open",
         }
     }
@@ -230,6 +233,7 @@ mod kind_tests {
             Kind::LineClip,
             Kind::OverlongLineCut,
             Kind::HostBudget,
+            Kind::BinaryData,
             Kind::FailOpen,
         ];
         let names: std::collections::HashSet<&str> = all.iter().map(|k| k.as_str()).collect();

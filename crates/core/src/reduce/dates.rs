@@ -34,7 +34,8 @@ fn stamp(line: &str) -> Option<Stamp<'_>> {
         && digits(b, d + 8, 2)
         && matches!(b.get(d + 10), Some(b'T' | b' '));
     let t = d + 11;
-    if !date_ok || !(digits(b, t, 2) && b.get(t + 2) == Some(&b':') && digits(b, t + 3, 2)) {
+    let time_ok = digits(b, t, 2) && b.get(t + 2) == Some(&b':') && digits(b, t + 3, 2);
+    if !(date_ok && time_ok) {
         return None;
     }
     let mut end = t + 5;
@@ -165,7 +166,9 @@ BUILD SUCCESSFUL in 1m 35s";
     fn a_line_of_another_day_or_zone_keeps_its_whole_stamp() {
         let mut text = String::new();
         for s in 0..6 {
-            text.push_str(&format!("[2026-11-22 23:59:5{s},381] INFO [http] GET /health 200\n"));
+            text.push_str(&format!(
+                "[2026-11-22 23:59:5{s},381] INFO [http] GET /health 200\n"
+            ));
         }
         text.push_str("[2026-11-23 00:00:01,002] ERROR [db] connection lost\n");
         text.push_str("2026-11-22T23:59:59Z WARN elsewhere\n");
@@ -175,7 +178,10 @@ BUILD SUCCESSFUL in 1m 35s";
             "[times below are on 2026-11-22 unless a date is shown]"
         );
         assert_eq!(out[1], "[23:59:50,381] INFO [http] GET /health 200");
-        assert_eq!(out[7], "[2026-11-23 00:00:01,002] ERROR [db] connection lost");
+        assert_eq!(
+            out[7],
+            "[2026-11-23 00:00:01,002] ERROR [db] connection lost"
+        );
         assert_eq!(out[8], "2026-11-22T23:59:59Z WARN elsewhere");
     }
 
