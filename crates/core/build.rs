@@ -7,31 +7,6 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// JSON text without the whitespace between tokens (strings untouched, key order kept), for
-/// the embedded fixtures.
-fn minify(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in json.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// A rule as embedded: minified, without its `description` (prose for people, read by
 /// tools/coverage from the rule file; nothing at run time reads it). Key order does not
 /// matter to the rule's meaning.
@@ -39,6 +14,18 @@ fn embedded_rule(v: &serde_json::Value) -> String {
     let mut v = v.clone();
     if let Some(m) = v.as_object_mut() {
         m.remove("description");
+    }
+    serde_json::to_string(&v).expect("a parsed value serializes")
+}
+
+/// A fixture as embedded: minified, without its `about` (where the output came from, prose
+/// for people; tools/coverage reads it from the file) and `$schema`. Nothing else changes.
+fn embedded_fixture(text: &str, rel: &str) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{rel}: not JSON: {e}"));
+    if let Some(m) = v.as_object_mut() {
+        m.remove("about");
+        m.remove("$schema");
     }
     serde_json::to_string(&v).expect("a parsed value serializes")
 }
@@ -71,7 +58,7 @@ fn main() {
             assert!(!text.contains('\0'), "{rel}: a NUL byte in a fixture");
             fixture_blob.extend_from_slice(rel.as_bytes());
             fixture_blob.push(0);
-            fixture_blob.extend_from_slice(minify(&text).as_bytes());
+            fixture_blob.extend_from_slice(embedded_fixture(&text, &rel).as_bytes());
             fixture_blob.push(0);
             fixture_count += 1;
             continue;

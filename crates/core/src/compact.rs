@@ -491,47 +491,47 @@ impl<'p> Session<'p> {
     /// A line from a chunk that is not all text (or one joined across chunks): binary
     /// data is taken apart here, the rest goes on as text.
     fn line(&mut self, bytes: &[u8]) {
-        use crate::reduce::binary;
-        let holdable = bytes.len() < binary::SHORT
-            && self.binary_pending.len() < binary::HELD
-            && !self.unended;
-        if let Some(run) = self.binary.as_mut() {
-            if binary::continues(bytes) {
-                for held in self.binary_pending.drain(..) {
-                    run.push(&held, true);
-                }
-                run.push(bytes, !self.unended);
-                self.count_raw_line(bytes);
-                return;
-            }
-            if holdable {
-                self.count_raw_line(bytes);
-                self.binary_pending.push(bytes.to_vec());
-                return;
-            }
-        } else if !self.plan.no_omit {
-            // (`--no-omit` shows every line as it came)
-            if binary::starts(bytes) {
-                let mut run = crate::reduce::binary::Run::default();
-                for held in self.binary_pending.drain(..) {
-                    run.push(&held, true);
-                }
-                run.push(bytes, !self.unended);
-                self.binary = Some(run);
-                self.count_raw_line(bytes);
-                return;
-            }
-            if holdable && !bytes.is_empty() && binary::continues(bytes) {
-                self.count_raw_line(bytes);
-                self.binary_pending.push(bytes.to_vec());
-                return;
-            }
+        if self.took_as_binary(bytes) {
+            return;
         }
         let text = match std::str::from_utf8(bytes) {
             Ok(s) => std::borrow::Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(bytes),
         };
         self.line_text(bytes, &text, Seen::default());
+    }
+
+    /// Whether `bytes` was taken as binary data (or held until the next line tells).
+    #[inline(never)]
+    fn took_as_binary(&mut self, bytes: &[u8]) -> bool {
+        use crate::reduce::binary;
+        let in_run = self.binary.is_some();
+        // (`--no-omit` shows every line as it came)
+        let joins = if in_run {
+            binary::continues(bytes)
+        } else {
+            !self.plan.no_omit && binary::starts(bytes)
+        };
+        if joins {
+            let run = self.binary.get_or_insert_default();
+            for held in self.binary_pending.drain(..) {
+                run.push(&held, true);
+            }
+            run.push(bytes, !self.unended);
+        } else {
+            // short clean text after binary data, or short bytes that are not clean text
+            // before what may start it
+            let holdable = bytes.len() < binary::SHORT
+                && self.binary_pending.len() < binary::HELD
+                && !self.unended
+                && (in_run || !self.plan.no_omit && !bytes.is_empty() && binary::continues(bytes));
+            if !holdable {
+                return false;
+            }
+            self.binary_pending.push(bytes.to_vec());
+        }
+        self.count_raw_line(bytes);
+        true
     }
 
     /// The end of a run of binary data: its note takes its place among the lines, then

@@ -69,8 +69,12 @@ fn main() {
     let (mut total_raw, mut total_reduced) = (0usize, 0usize);
     let mut grew: Vec<String> = Vec::new();
     let all_fixtures = builtin_fixtures();
-    for (path, text) in &all_fixtures {
-        let fx = fixture::parse(text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rules_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/");
+    for (path, _) in &all_fixtures {
+        // the binary embeds fixtures without their `about`: they are read from the file
+        let file = format!("{rules_dir}{path}");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let fx = fixture::parse(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         let (_, result) = fixture::run(&fx, &[]);
         let Some(result) = result else { continue };
         let raw = tokenjuice_core::input::parse(&fx.input)

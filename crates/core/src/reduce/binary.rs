@@ -1,10 +1,12 @@
-//! Binary data in an output: `curl` of an image, `head` of an archive, `git show` of a
-//! compiled file. Its bytes split at newlines make "lines" of garbage that no model can
+//! Binary data in an output: `curl` of an image, an archive or a compiled file sent
+//! through a pipe. Its bytes split at newlines make "lines" of garbage that no model can
 //! read (a 100 KB PNG is some 50,000 tokens of it). A run of such lines is shown as one
 //! note saying what it was — `[binary data: 100000 bytes in 390 lines, not shown as text
 //! (a PNG image)]` — and the text around it stays (the HTTP headers `curl -v` printed
-//! before the body, a `done` echoed after it). Only lines that are not valid UTF-8 are
-//! looked at, so a text output costs nothing more.
+//! before the body, a `done` echoed after it). Only the lines of chunks that are not valid
+//! UTF-8 are looked at, so a text output costs nothing more.
+
+use std::fmt::Write as _;
 
 /// A line starts binary data when at least this share (in percent) of its bytes are
 /// control characters text does not use (tab, the line-ending and form-feed family,
@@ -91,8 +93,11 @@ impl Run {
         let what = match format_of(&self.head) {
             Some(name) => name.to_string(),
             None => {
-                let hex: Vec<String> = self.head.iter().map(|b| format!("{b:02x}")).collect();
-                format!("starting {}", hex.join(" "))
+                let mut hex = String::from("starting");
+                for b in &self.head {
+                    let _ = write!(hex, " {b:02x}");
+                }
+                hex
             }
         };
         format!(
