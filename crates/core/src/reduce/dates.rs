@@ -1,22 +1,27 @@
 //! One date said once: a log stamps every line with the full date and often its zone
-//! (`2026-02-19T19:04:40.000+01:00  WARN …`, `[2026-11-22 09:00:00,381] INFO …`), about ten
+//! (`2026-02-19T19:04:40.000+01:00  WARN …`, `[2026-11-22 09:00:00,381] INFO …`), and
+//! syslog with who logged it (`Nov 22 09:00:00 web-1 shop-api[4121]: …`): ten to twenty
 //! tokens that are the same on every line of a run. When six or more shown lines start with
-//! a time on one date (in one zone), the date is written once in a note above them and left
-//! off those lines; the time stays. A line stamped on another day, or in another zone, keeps
-//! its whole stamp, so every time can still be read with its date.
+//! a time on one date (in one zone, logged by one process), that is written once in a note
+//! above them and left off those lines; the time stays. A line stamped on another day, in
+//! another zone or by another process keeps its whole stamp, so every time can still be
+//! read with its date.
 
 /// Fewest lines stamped on the date (the note costs about what four lines save).
 const MIN_LINES: usize = 6;
 
-/// A stamp a line starts with: `[`? `YYYY-MM-DD` (`T`|` `) `HH:MM[:SS[.,fraction]]` zone?
+/// A stamp a line starts with: `[`? `YYYY-MM-DD` (`T`|` `) `HH:MM[:SS[.,fraction]]` zone?,
+/// or syslog's `Mmm dd HH:MM:SS host ident[pid]:` (`journalctl`, `/var/log/syslog`).
 struct Stamp<'a> {
     /// where the date starts (after an opening bracket)
     at: usize,
-    date: &'a str,
+    /// what the note says once: the date, the zone (`Z`, `+01:00`, `-0500` or empty) and,
+    /// for syslog, who logged the line (`web-1 shop-api[4121]`, or empty)
+    key: (&'a str, &'a str, &'a str),
     /// where the time starts and ends
     time: (usize, usize),
-    /// `Z`, `+01:00`, `-0500` or empty, right after the time
-    zone: &'a str,
+    /// where the line goes on after the stamp's parts the note says
+    resume: usize,
 }
 
 fn digits(b: &[u8], from: usize, n: usize) -> bool {
@@ -24,6 +29,10 @@ fn digits(b: &[u8], from: usize, n: usize) -> bool {
 }
 
 fn stamp(line: &str) -> Option<Stamp<'_>> {
+    iso(line).or_else(|| syslog(line))
+}
+
+fn iso(line: &str) -> Option<Stamp<'_>> {
     let b = line.as_bytes();
     let at = usize::from(b.first() == Some(&b'['));
     let d = at;
@@ -68,9 +77,56 @@ fn stamp(line: &str) -> Option<Stamp<'_>> {
     }
     Some(Stamp {
         at,
-        date: &line[d..d + 10],
+        key: (&line[d..d + 10], &line[end..after], ""),
         time: (t, end),
-        zone: &line[end..after],
+        resume: after,
+    })
+}
+
+fn syslog(line: &str) -> Option<Stamp<'_>> {
+    const MONTHS: [&[u8]; 12] = [
+        b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov",
+        b"Dec",
+    ];
+    let b = line.as_bytes();
+    let day_ok = (b.get(4) == Some(&b' ') || digits(b, 4, 1)) && digits(b, 5, 1);
+    let time_ok = digits(b, 7, 2)
+        && b.get(9) == Some(&b':')
+        && digits(b, 10, 2)
+        && b.get(12) == Some(&b':')
+        && digits(b, 13, 2);
+    if !(b.len() > 15
+        && MONTHS.contains(&&b[..3])
+        && b[3] == b' '
+        && day_ok
+        && b[6] == b' '
+        && time_ok
+        && b[15] == b' ')
+    {
+        return None;
+    }
+    // `host ident[pid]:` (or `host ident:`) after the time: who logged the line
+    let rest = &line[16..];
+    let source = rest.find(' ').and_then(|sp| {
+        let host = &rest[..sp];
+        let colon = sp + 1 + rest[sp + 1..].find(':')?;
+        let ident = &rest[sp + 1..colon];
+        let ends = matches!(rest.as_bytes().get(colon + 1), None | Some(b' '));
+        (!host.is_empty() && !ident.is_empty() && !ident.contains(' ') && ends).then_some(colon)
+    });
+    Some(match source {
+        Some(colon) => Stamp {
+            at: 0,
+            key: (&line[..6], "", &line[16..16 + colon]),
+            time: (7, 15),
+            resume: 16 + colon + 1,
+        },
+        None => Stamp {
+            at: 0,
+            key: (&line[..6], "", ""),
+            time: (7, 15),
+            resume: 15,
+        },
     })
 }
 
@@ -78,47 +134,53 @@ fn stamp(line: &str) -> Option<Stamp<'_>> {
 /// module note): the note first, then the lines with the date left off. None when no date
 /// is stamped on enough lines.
 pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
-    // the date and zone most lines are stamped with (first seen wins a tie)
-    let mut counts: Vec<((&str, &str), usize)> = Vec::new();
+    // the stamp most lines share (first seen wins a tie)
+    type Key<'a> = (&'a str, &'a str, &'a str);
+    let mut counts: Vec<(Key<'_>, usize)> = Vec::new();
     let mut stamped = 0;
     for line in lines {
         if let Some(s) = stamp(line) {
             stamped += 1;
-            let key = (s.date, s.zone);
-            if let Some((_, n)) = counts.iter_mut().find(|(k, _)| *k == key) {
+            if let Some((_, n)) = counts.iter_mut().find(|(k, _)| *k == s.key) {
                 *n += 1;
             } else if counts.len() < 8 {
-                counts.push((key, 1));
+                counts.push((s.key, 1));
             }
         }
     }
     // max_by_key keeps the last of equals: reversed, the first seen
-    let &((date, zone), n) = counts.iter().rev().max_by_key(|(_, n)| *n)?;
+    let &(key, n) = counts.iter().rev().max_by_key(|(_, n)| *n)?;
     if n < MIN_LINES {
         return None;
     }
-    let zone_said = match zone {
-        "" => String::new(),
-        "Z" => " UTC".to_string(),
-        z => format!(" UTC{z}"),
-    };
-    let unless = if stamped > n {
-        " unless a date is shown"
-    } else {
-        ""
-    };
-    let mut out = Vec::with_capacity(lines.len() + 1);
-    out.push(format!("[times below are on {date}{zone_said}{unless}]"));
-    out.extend(lines.iter().map(|line| match stamp(line) {
-        Some(s) if s.date == date && s.zone == zone => {
-            let after = s.time.1 + s.zone.len();
-            format!(
-                "{}{}{}",
-                &line[..s.at],
-                &line[s.time.0..s.time.1],
-                &line[after..]
-            )
+    let (date, zone, source) = key;
+    let mut note = format!("[times below are on {}", date.replace("  ", " "));
+    match zone {
+        "" => {}
+        "Z" => note.push_str(" UTC"),
+        z => {
+            note.push_str(" UTC");
+            note.push_str(z);
         }
+    }
+    if !source.is_empty() {
+        note.push_str(", logged by ");
+        note.push_str(source);
+        note.push(',');
+    }
+    if stamped > n {
+        note.push_str(" unless a date is shown");
+    }
+    let note = note.trim_end_matches(',').to_string() + "]";
+    let mut out = Vec::with_capacity(lines.len() + 1);
+    out.push(note);
+    out.extend(lines.iter().map(|line| match stamp(line) {
+        Some(s) if s.key == key => format!(
+            "{}{}{}",
+            &line[..s.at],
+            &line[s.time.0..s.time.1],
+            &line[s.resume..]
+        ),
         _ => line.clone(),
     }));
     Some(out)
@@ -183,6 +245,32 @@ BUILD SUCCESSFUL in 1m 35s";
             "[2026-11-23 00:00:01,002] ERROR [db] connection lost"
         );
         assert_eq!(out[8], "2026-11-22T23:59:59Z WARN elsewhere");
+    }
+
+    #[test]
+    fn syslog_says_the_day_and_who_logged_once() {
+        let mut text =
+            String::from("Nov  2 09:00:00 web-1 systemd[1]: Started shop-api.service.\n");
+        for s in 0..6 {
+            text.push_str(&format!(
+                "Nov  2 09:00:0{s} web-1 shop-api[4121]: INFO  GET /health 200 {s}ms\n"
+            ));
+        }
+        text.push_str("Nov  2 09:00:09 web-1 shop-api[4121]:     at computeCart (cart.js:42:18)\n");
+        let out = factor_date(&lines(&text)).unwrap();
+        assert_eq!(
+            out[0],
+            "[times below are on Nov 2, logged by web-1 shop-api[4121], unless a date is shown]"
+        );
+        assert_eq!(
+            out[1],
+            "Nov  2 09:00:00 web-1 systemd[1]: Started shop-api.service."
+        );
+        assert_eq!(out[2], "09:00:00 INFO  GET /health 200 0ms");
+        assert_eq!(out[8], "09:00:09     at computeCart (cart.js:42:18)");
+        // a month word that is no syslog stamp
+        let words: String = (0..8).map(|_| "Nov 22 was a Sunday\n").collect();
+        assert!(factor_date(&lines(&words)).is_none());
     }
 
     #[test]
