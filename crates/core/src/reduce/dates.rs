@@ -10,7 +10,8 @@
 /// Fewest lines stamped on the date (the note costs about what four lines save).
 const MIN_LINES: usize = 6;
 
-/// A stamp a line starts with: `[`? `YYYY-MM-DD` (`T`|` `) `HH:MM[:SS[.,fraction]]` zone?,
+/// A stamp a line starts with: `[`? `YYYY-MM-DD` (or `YYYY/MM/DD`) (`T`|` `)
+/// `HH:MM[:SS[.,fraction]]` zone?,
 /// or syslog's `Mmm dd HH:MM:SS host ident[pid]:` (`journalctl`, `/var/log/syslog`).
 struct Stamp<'a> {
     /// where the date starts (after an opening bracket)
@@ -36,10 +37,12 @@ fn iso(line: &str) -> Option<Stamp<'_>> {
     let b = line.as_bytes();
     let at = usize::from(b.first() == Some(&b'['));
     let d = at;
+    // `-` between the parts, or `/` as Go's log package writes them (`2026/11/28 09:00:00`)
+    let sep = b.get(d + 4).copied().filter(|c| matches!(c, b'-' | b'/'));
     let date_ok = digits(b, d, 4)
-        && b.get(d + 4) == Some(&b'-')
+        && sep.is_some()
         && digits(b, d + 5, 2)
-        && b.get(d + 7) == Some(&b'-')
+        && b.get(d + 7).copied() == sep
         && digits(b, d + 8, 2)
         && matches!(b.get(d + 10), Some(b'T' | b' '));
     let t = d + 11;
@@ -285,6 +288,17 @@ BUILD SUCCESSFUL in 1m 35s";
             .map(|s| format!("2026-11-2{s} release notes\n2026-11-22T10:00:00Zulu x\n"))
             .collect();
         assert!(factor_date(&lines(&dates)).is_none());
+        // Go's log package
+        let go: String = (0..6)
+            .map(|s| format!("2026/11/28 09:00:0{s} listening on :8080\n"))
+            .collect();
+        let out = factor_date(&lines(&go)).unwrap();
+        assert_eq!(out[0], "[times below are on 2026/11/28]");
+        assert_eq!(out[1], "09:00:00 listening on :8080");
+        let mixed: String = (0..6)
+            .map(|s| format!("2026/11-28 09:00:0{s} x\n"))
+            .collect();
+        assert!(factor_date(&lines(&mixed)).is_none());
         // UTC, said as such
         let utc: String = (0..6)
             .map(|s| format!("2026-03-04T10:00:0{s}.123456789Z GET /\n"))
