@@ -499,6 +499,7 @@ impl Listing {
         let mut out: Vec<String> = Vec::new();
         let mut omitted = 0u64;
         out.append(&mut self.before);
+        self.split_compound_extensions();
 
         // long-format notes: owner and per-type modes said once
         let longs: Vec<&Long> = self
@@ -958,6 +959,79 @@ impl Wrapped {
     }
 }
 
+impl Listing {
+    /// A folder whose names are of two kinds told by a two-part extension (`x.fixture.json`
+    /// beside `x.json`, `a.test.ts` beside `a.ts`) is shown as two groups, each with its own
+    /// extension said once, the kind that comes first in the folder first. Only where four or
+    /// more names have the two-part extension, and every entry of the folder is held.
+    fn split_compound_extensions(&mut self) {
+        let mut i = 0;
+        while i < self.groups.len() {
+            let g = &self.groups[i];
+            let simple = g.count == g.items.len() as u64
+                && g.items.len() >= 6
+                && g.items
+                    .iter()
+                    .all(|it| it.long.is_none() && it.note.is_none());
+            let base = |n: &str| -> String {
+                let at = self.counted.then(|| count_at(n)).flatten();
+                n[..at.unwrap_or(n.len())].to_string()
+            };
+            let split = simple
+                .then(|| {
+                    let bases: Vec<String> = g.items.iter().map(|it| base(&it.name)).collect();
+                    let suffixes = super::tally(bases.iter().filter_map(|b| compound_ext(b)));
+                    let (ext, n) = suffixes.into_iter().max_by_key(|(_, n)| *n)?;
+                    let ext = format!(".{ext}");
+                    (n >= 4 && n < bases.len()).then(|| {
+                        bases
+                            .iter()
+                            .map(|b| b.ends_with(&ext))
+                            .collect::<Vec<bool>>()
+                    })
+                })
+                .flatten();
+            let Some(is_compound) = split else {
+                i += 1;
+                continue;
+            };
+            let g = &mut self.groups[i];
+            let first_kind = is_compound[0];
+            let mut other = Group {
+                prefix: g.prefix.clone(),
+                dir: g.dir.clone(),
+                ..Group::default()
+            };
+            let items = std::mem::take(&mut g.items);
+            for (item, compound) in items.into_iter().zip(is_compound) {
+                if compound == first_kind {
+                    g.items.push(item);
+                } else {
+                    other.items.push(item);
+                }
+            }
+            g.count = g.items.len() as u64;
+            other.count = other.items.len() as u64;
+            self.groups.insert(i + 1, other);
+            i += 2;
+        }
+    }
+}
+
+/// A name's two-part extension (`fixture.json` of `tar.list.fixture.json`, `test.ts`,
+/// `tar.gz`), when the name has more before it.
+fn compound_ext(name: &str) -> Option<&str> {
+    let last = name.rfind('.')?;
+    let dot = name[..last].rfind('.')?;
+    let part =
+        |p: &str| (1..=12).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric());
+    // (the first part a word: `1.5.0.txt` is a version, not a kind of file)
+    let first = &name[dot + 1..last];
+    let word = first.bytes().any(|b| b.is_ascii_alphabetic());
+    (dot > 0 && !name.starts_with('.') && word && part(first) && part(&name[last + 1..]))
+        .then(|| &name[dot + 1..])
+}
+
 /// Where `grep -c`'s `:count` starts in `name:count`.
 fn count_at(n: &str) -> Option<usize> {
     let (name, count) = n.rsplit_once(':')?;
@@ -1004,6 +1078,12 @@ fn shared_extension(names: &[String]) -> Option<&str> {
         .then_some(dot)
     };
     let first = &names[0];
+    // a two-part extension all of them have (`*.fixture.json`, `*.test.ts`, `*.tar.gz`)
+    if let Some(two) = compound_ext(first) {
+        if names.iter().all(|n| compound_ext(n) == Some(two)) {
+            return Some(two);
+        }
+    }
     let ext = &first[ext_of(first)? + 1..];
     names
         .iter()
@@ -1829,6 +1909,33 @@ drwxr-xr-x 2 dev staff 4096 Nov 26 14:38 .
         .unwrap();
         let t = out.lines.join("\n");
         assert_eq!(t, "Archive:  x.zip\ninflating: d/ (2): a.js b.js");
+    }
+
+    #[test]
+    fn names_of_two_kinds_told_by_a_two_part_extension_are_two_groups() {
+        let text = "rules/tar.json\nrules/tar.list.fixture.json\nrules/tar.create.fixture.json\n\
+                    rules/zip.json\nrules/zip.add.fixture.json\nrules/zip.empty.fixture.json\n\
+                    rules/unzip.json\n";
+        let t = run("find rules -type f", text).unwrap().lines.join("\n");
+        assert!(
+            t.contains("rules/ (4, all *.fixture.json): tar.list tar.create zip.add zip.empty"),
+            "{t}"
+        );
+        assert!(
+            t.contains("rules/ (3): tar.json zip.json unzip.json"),
+            "{t}"
+        );
+        // versions are no kind of file
+        let notes: String = ["1.5.0", "1.5.0.1", "1.5.0.2", "1.5.0.3", "1.5.0.4", "1.6.0"]
+            .iter()
+            .map(|v| format!("RelNotes/{v}.txt\n"))
+            .collect();
+        let t = run("find RelNotes", &notes).unwrap().lines.join("\n");
+        assert_eq!(t.matches("RelNotes/ (").count(), 1, "{t}");
+        assert_eq!(compound_ext("a.test.ts"), Some("test.ts"));
+        assert_eq!(compound_ext("libc.so.6"), Some("so.6"));
+        assert_eq!(compound_ext("1.5.0.txt"), None);
+        assert_eq!(compound_ext(".eslintrc.json"), None);
     }
 
     #[test]
