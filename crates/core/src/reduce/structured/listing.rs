@@ -965,55 +965,55 @@ impl Listing {
     /// extension said once, the kind that comes first in the folder first. Only where four or
     /// more names have the two-part extension, and every entry of the folder is held.
     fn split_compound_extensions(&mut self) {
+        let counted = self.counted;
+        // a name without `grep -c`'s `:count`
+        let base =
+            |n: &str| -> usize { if counted { count_at(n) } else { None }.unwrap_or(n.len()) };
         let mut i = 0;
         while i < self.groups.len() {
-            let g = &self.groups[i];
-            let simple = g.count == g.items.len() as u64
-                && g.items.len() >= 6
-                && g.items
-                    .iter()
-                    .all(|it| it.long.is_none() && it.note.is_none());
-            let base = |n: &str| -> String {
-                let at = self.counted.then(|| count_at(n)).flatten();
-                n[..at.unwrap_or(n.len())].to_string()
-            };
-            let split = simple
-                .then(|| {
-                    let bases: Vec<String> = g.items.iter().map(|it| base(&it.name)).collect();
-                    let suffixes = super::tally(bases.iter().filter_map(|b| compound_ext(b)));
-                    let (ext, n) = suffixes.into_iter().max_by_key(|(_, n)| *n)?;
-                    let ext = format!(".{ext}");
-                    (n >= 4 && n < bases.len()).then(|| {
-                        bases
-                            .iter()
-                            .map(|b| b.ends_with(&ext))
-                            .collect::<Vec<bool>>()
-                    })
-                })
-                .flatten();
-            let Some(is_compound) = split else {
-                i += 1;
-                continue;
-            };
             let g = &mut self.groups[i];
-            let first_kind = is_compound[0];
-            let mut other = Group {
-                prefix: g.prefix.clone(),
-                dir: g.dir.clone(),
-                ..Group::default()
-            };
-            let items = std::mem::take(&mut g.items);
-            for (item, compound) in items.into_iter().zip(is_compound) {
-                if compound == first_kind {
-                    g.items.push(item);
-                } else {
-                    other.items.push(item);
+            i += 1;
+            if g.count != g.items.len() as u64
+                || g.items.len() < 6
+                || g.items
+                    .iter()
+                    .any(|it| it.long.is_some() || it.note.is_some())
+            {
+                continue;
+            }
+            // the two-part extension most names have (among the first sixteen kinds seen)
+            let mut kinds: Vec<(&str, usize)> = Vec::new();
+            for it in &g.items {
+                if let Some(e) = compound_ext(&it.name[..base(&it.name)]) {
+                    if let Some(k) = kinds.iter_mut().find(|(k, _)| *k == e) {
+                        k.1 += 1;
+                    } else if kinds.len() < 16 {
+                        kinds.push((e, 1));
+                    }
                 }
             }
+            let Some(&(ext, n)) = kinds.iter().rev().max_by_key(|(_, n)| *n) else {
+                continue;
+            };
+            if n < 4 || n == g.items.len() {
+                continue;
+            }
+            let ext = format!(".{ext}");
+            let is = |it: &Item| it.name[..base(&it.name)].ends_with(&ext);
+            let first = is(&g.items[0]);
+            let (same, other): (Vec<Item>, Vec<Item>) = std::mem::take(&mut g.items)
+                .into_iter()
+                .partition(|it| is(it) == first);
+            g.items = same;
             g.count = g.items.len() as u64;
-            other.count = other.items.len() as u64;
-            self.groups.insert(i + 1, other);
-            i += 2;
+            let other = Group {
+                prefix: g.prefix.clone(),
+                dir: g.dir.clone(),
+                count: other.len() as u64,
+                items: other,
+            };
+            self.groups.insert(i, other);
+            i += 1;
         }
     }
 }
