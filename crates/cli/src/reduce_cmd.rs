@@ -204,6 +204,8 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
         let p = plan(&req, &rules.rules);
         let result = {
             let mut s = p.session();
+            // (the JSON carried text: bytes that were not UTF-8 are `\u{FFFD}` already)
+            s.text_was_decoded();
             s.push(input.text.as_bytes());
             s.finish(input.exit_code, &fin)
         };

@@ -189,6 +189,67 @@ fn reduce_json_for_a_host_that_shows_the_last_lines_keeps_every_line_it_would_sh
 }
 
 #[test]
+fn binary_data_is_one_note_from_bytes_and_from_a_hosts_decoded_text() {
+    let sb = Sandbox::new();
+    // a PNG after the headers `curl -si` prints, and a line after it
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut out = b"HTTP/1.1 200 OK\r\ncontent-type: image/png\r\n\r\n\x89PNG\r\n\x1a\n".to_vec();
+    out.extend((0..30_000).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 24) as u8
+    }));
+    out.extend_from_slice(b"\ndone\n");
+    std::fs::write(sb.dir.path().join("out.bin"), &out).unwrap();
+    // raw bytes (reduce, as wrap reads them): the size said exactly
+    let r = sb
+        .cmd()
+        .args([
+            "reduce",
+            "--source-command",
+            "curl -si https://example.com/logo.png",
+        ])
+        .arg(sb.dir.path().join("out.bin"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        text.starts_with("HTTP/1.1 200 OK\ncontent-type: image/png\n"),
+        "{text}"
+    );
+    assert!(text.contains("\n[binary data: 30009 bytes in "), "{text}");
+    assert!(
+        text.contains(", not shown as text (a PNG image)]\ndone\n"),
+        "{text}"
+    );
+    // a host's JSON carries text: the bytes were replaced by U+FFFD before we saw them
+    let req = serde_json::json!({
+        "toolName": "exec",
+        "command": "curl -si https://example.com/logo.png",
+        "combinedText": String::from_utf8_lossy(&out),
+        "exitCode": 0,
+    });
+    let r = sb
+        .cmd()
+        .arg("reduce-json")
+        .write_stdin(req.to_string())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let text = v["inlineText"].as_str().unwrap();
+    assert!(text.contains("\n[binary data in "), "{text}");
+    assert!(text.contains("(a PNG image)]\ndone\n"), "{text}");
+    assert!(v["compaction"]["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k == "binary-data"));
+    assert!(text.len() < 400, "{text}");
+}
+
+#[test]
 fn reduce_json_bad_input_is_a_json_error() {
     let sb = Sandbox::new();
     for (req, path) in [

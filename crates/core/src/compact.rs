@@ -321,6 +321,9 @@ pub struct Session<'p> {
     binary_pending: Vec<Vec<u8>>,
     /// The line being read is the output's last and no newline ended it.
     unended: bool,
+    /// The output came as text whose bytes that were not UTF-8 are already replaced (a
+    /// host's JSON): binary data is looked for in the chunks holding a replacement character.
+    replaced: bool,
 }
 
 /// Extra facts the caller knows at the end.
@@ -371,6 +374,7 @@ impl Plan {
             binary_hidden: 0,
             binary_pending: Vec::new(),
             unended: false,
+            replaced: false,
         }
     }
 
@@ -380,6 +384,12 @@ impl Plan {
 }
 
 impl<'p> Session<'p> {
+    /// The output comes as text in which bytes that were not UTF-8 were already replaced by
+    /// `\u{FFFD}` (a host's JSON payload): binary data is still told by those.
+    pub fn text_was_decoded(&mut self) {
+        self.replaced = true;
+    }
+
     /// Feed output bytes as they arrive (any chunking).
     pub fn push(&mut self, chunk: &[u8]) {
         self.raw.bytes += chunk.len() as u64;
@@ -419,7 +429,8 @@ impl<'p> Session<'p> {
         }
         // one validation for the whole chunk: then every line inside it is text as it is
         // (a line ends at a newline byte, which never splits a character)
-        let chunk_text = std::str::from_utf8(chunk).is_ok();
+        let chunk_text = std::str::from_utf8(chunk).is_ok()
+            && !(self.replaced && memchr::memmem::find(chunk, "\u{FFFD}".as_bytes()).is_some());
         // one keyword search for the whole chunk: a line without a keyword start is not
         // searched again, unless cleaning could join its text into a keyword (a carriage
         // return, an escape code or an 8-bit CSI lead byte in it)

@@ -48,8 +48,11 @@ pub fn starts(line: &[u8]) -> bool {
         return true;
     }
     // (text in a legacy encoding, Latin-1 or Windows-1251, is not UTF-8 either, but holds
-    // no control character)
-    let invalid: usize = line.utf8_chunks().map(|c| c.invalid().len()).sum();
+    // no control character; text decoded already has `\u{FFFD}` for such bytes)
+    let invalid: usize = line
+        .utf8_chunks()
+        .map(|c| c.invalid().len() + REPLACED.len() * c.valid().matches('\u{FFFD}').count())
+        .sum();
     odd > 0 && invalid * 100 >= line.len() * INVALID_PERCENT
 }
 
@@ -59,6 +62,14 @@ pub fn continues(line: &[u8]) -> bool {
     line.is_empty()
         || std::str::from_utf8(line).is_err()
         || line.iter().any(|&c| c == 0 || control(c))
+        || replaced(line)
+}
+
+/// `\u{FFFD}`, what decoding puts for bytes that are not UTF-8.
+const REPLACED: &[u8] = "\u{FFFD}".as_bytes();
+
+fn replaced(line: &[u8]) -> bool {
+    memchr::memmem::find(line, REPLACED).is_some()
 }
 
 /// One run of binary lines.
@@ -67,6 +78,8 @@ pub struct Run {
     pub bytes: u64,
     pub lines: u64,
     head: Vec<u8>,
+    /// Decoded already (`\u{FFFD}` for bytes): its size in bytes is not the data's.
+    decoded: bool,
 }
 
 impl Run {
@@ -74,6 +87,7 @@ impl Run {
     pub fn push(&mut self, line: &[u8], ended: bool) {
         self.bytes += line.len() as u64 + u64::from(ended);
         self.lines += 1;
+        self.decoded |= replaced(line);
         if self.head.len() < HEAD {
             let take = line.len().min(HEAD - self.head.len());
             self.head.extend_from_slice(&line[..take]);
@@ -100,6 +114,9 @@ impl Run {
                 hex
             }
         };
+        if self.decoded {
+            return format!("[binary data in {lines}, not shown as text ({what})]");
+        }
         format!(
             "[binary data: {} bytes in {lines}, not shown as text ({what})]",
             self.bytes
@@ -111,6 +128,7 @@ impl Run {
 fn format_of(head: &[u8]) -> Option<&'static str> {
     const MAGIC: &[(&[u8], &str)] = &[
         (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"\xef\xbf\xbdPNG\r\n\x1a\n", "a PNG image"),
         (b"\xff\xd8\xff", "a JPEG image"),
         (b"GIF87a", "a GIF image"),
         (b"GIF89a", "a GIF image"),
@@ -187,6 +205,20 @@ mod tests {
         // zeros and control bytes
         assert!(starts(b"\x00\x00\x00\x00\x00\x00\x00\x00"));
         assert!(starts(b"\x01\x02\x03\x04 some text"));
+    }
+
+    #[test]
+    fn binary_data_decoded_already_is_told_by_its_replacement_characters() {
+        let decoded = String::from_utf8_lossy(&noise(4_000, 11)).into_owned();
+        let lines: Vec<&str> = decoded.split('\n').filter(|l| l.len() >= 64).collect();
+        assert!(lines.iter().all(|l| starts(l.as_bytes())), "{lines:?}");
+        assert!(continues("ab\u{FFFD}c".as_bytes()));
+        let mut r = Run::default();
+        r.push(b"PK\x03\x04\x14\x00", true);
+        r.push(lines[0].as_bytes(), true);
+        assert!(r
+            .note()
+            .starts_with("[binary data in 2 lines, not shown as text (a ZIP"));
     }
 
     #[test]
