@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use tokenjuice_core::result::Kind;
 
 use tokenjuice_core::budget::CutShape;
-use tokenjuice_core::compact::{plan, Finish, Request};
+use tokenjuice_core::compact::{compact_decoded_text, plan, Finish, Request};
 use tokenjuice_core::host_view::{self, ForHost};
 
 use crate::capture::RawCapture;
@@ -201,15 +201,8 @@ pub fn reduce_json(file: Option<&str>, so: JsonStoreOpts) -> i32 {
         ..Finish::default()
     };
     let done = catch_unwind(AssertUnwindSafe(|| {
-        let p = plan(&req, &rules.rules);
-        let result = {
-            let mut s = p.session();
-            // (the JSON carried text: bytes that were not UTF-8 are `\u{FFFD}` already)
-            s.text_was_decoded();
-            s.push(input.text.as_bytes());
-            s.finish(input.exit_code, &fin)
-        };
-        (p, result)
+        // (the JSON carried text: bytes that were not UTF-8 are `\u{FFFD}` already)
+        compact_decoded_text(&req, &rules.rules, &input.text, input.exit_code, &fin)
     }));
     match done {
         Ok((p, mut result)) => {

@@ -1281,6 +1281,25 @@ pub fn compact_text(
     (plan, result)
 }
 
+/// [`compact_text`] for an output that came as text (a host's JSON payload), in which bytes
+/// that were not UTF-8 were already replaced by `\u{FFFD}`: binary data is told by those.
+pub fn compact_decoded_text(
+    req: &Request<'_>,
+    file_rules: &[FileRule],
+    text: &str,
+    exit_code: i32,
+    fin: &Finish,
+) -> (Plan, CompactResult) {
+    let plan = plan(req, file_rules);
+    let result = {
+        let mut s = plan.session();
+        s.text_was_decoded();
+        s.push(text.as_bytes());
+        s.finish(exit_code, fin)
+    };
+    (plan, result)
+}
+
 /// Does sorted `at` hold an offset in `start..end`? `next` walks forward through `at`
 /// across calls with increasing ranges.
 fn any_in(at: &[usize], next: &mut usize, start: usize, end: usize) -> bool {

@@ -73,9 +73,13 @@ pub fn for_host(
 }
 
 /// Whether `result` is the rule's line reduction (not a structured reducer's text, a
-/// summary or a passthrough): only those are made again from a host's view.
+/// summary or a passthrough): only those are made again from a host's view. One that holds
+/// a note for binary data is not: the lines a host would show of that data are no text to
+/// keep (a 2 KB preview of a PNG's bytes), and the note says what they were.
 pub fn is_line_reduction(result: &CompactResult) -> bool {
-    !result.compaction.passed_through() && !is_summary(result)
+    !result.compaction.passed_through()
+        && !is_summary(result)
+        && !result.compaction.has(Kind::BinaryData)
 }
 
 /// Whether `result`'s text is a summary (the rule's `matchOutput` message or a structured

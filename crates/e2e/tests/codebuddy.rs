@@ -12,7 +12,7 @@ use support::{Agent, Spec, Wire};
 fn setup(p: &Paths) {
     let settings = json!({
         "permissions": {
-            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 retry.py)",
+            "allow": ["Bash(seq:*)", "Bash(git log:*)", "Bash(ls:*)", "Bash(python3 -m unittest:*)", "Bash(python3 retry.py)", "Bash(python3 -c:*)",
                       "Bash(echo:*)", "Bash(printf:*)", "Bash(cat:*)", "Bash(cd:*)", "Bash(pwd)",
                       "Bash(mytool:*)", "Bash(sleep:*)", "Bash(true:*)",
                       "Bash(exit:*)", "Bash(tr:*)", "Bash(X=1:*)",

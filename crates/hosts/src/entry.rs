@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use tokenjuice_core::budget::{split_lines, within_start};
-use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::compact::{compact_decoded_text, Finish, Request};
 use tokenjuice_core::host_view;
 use tokenjuice_core::rules::loader::FileRule;
 use tokenjuice_core::tokens::estimate;
@@ -199,7 +199,8 @@ fn post_tool_use_value(spec: &HookSpec, stdin: &str, rules: &[FileRule]) -> Opti
         host_prints_exit: true,
         ..Finish::default()
     };
-    let (plan, compacted) = compact_text(&req, rules, body.as_bytes(), shown.exit_code, &fin);
+    // (Copilot's JSON carried text: bytes that were not UTF-8 are `\u{FFFD}` already)
+    let (plan, compacted) = compact_decoded_text(&req, rules, body, shown.exit_code, &fin);
     let mut new_text = compacted.inline_text.trim_end_matches('\n').to_string();
     if let Some(path) = shown.saved_file {
         let header = format!("Full output saved to: {path}\n");

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use tokenjuice_core::budget::{self, HostCut};
-use tokenjuice_core::compact::{compact_text, Finish, Request};
+use tokenjuice_core::compact::{compact_decoded_text, Finish, Request};
 use tokenjuice_core::host_view::{self, ForHost};
 use tokenjuice_core::rules::loader::FileRule;
 
@@ -134,7 +134,8 @@ pub fn decide(payload: &Value, rules: &[FileRule], settings: &[PathBuf]) -> Tail
         host_prints_exit: true,
         ..Finish::default()
     };
-    let (plan, result) = compact_text(&req, rules, env.body.as_bytes(), env.exit_code, &fin);
+    // (Gemini's JSON carried text: bytes that were not UTF-8 are `\u{FFFD}` already)
+    let (plan, result) = compact_decoded_text(&req, rules, env.body, env.exit_code, &fin);
     let raw_chars = env.body.chars().count();
     let how = "rerun the command through `tokenjuice wrap --raw --` for all";
     // a line reduction of an output Gemini cuts (its first 8,000 and last 32,000

@@ -82,6 +82,11 @@ pub fn compaction() -> Vec<Scenario> {
             ]),
         ),
         s(
+            "binary data on stdout",
+            "python3 -c \"import random,sys\nrandom.seed(5)\nsys.stdout.buffer.write(b'\\x89PNG\\r\\n\\x1a\\n'+bytes(random.randrange(256) for _ in range(20000))+b'\\nimage done\\n')\"",
+            Judge::Compacts(&["image done"]),
+        ),
+        s(
             "failing test run",
             "python3 -m unittest -v test_shop",
             Judge::Compacts(&[
