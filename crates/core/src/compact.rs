@@ -1323,24 +1323,14 @@ mod tests {
         compact_text(&req, &[], text.as_bytes(), 0, &Finish::default()).1
     }
 
-    /// Bytes that look random (a fixed xorshift), as compressed data does.
-    fn noise(n: usize) -> Vec<u8> {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect()
-    }
-
     #[test]
     fn binary_data_is_one_note_and_the_text_around_it_stays() {
         let mut out = b"HTTP/1.1 200 OK\r\ncontent-type: image/png\r\n\r\n".to_vec();
         out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-        out.extend(noise(20_000));
+        out.extend(crate::reduce::binary::tests::noise(
+            20_000,
+            0x2545_f491_4f6c_dd1d,
+        ));
         out.extend_from_slice(b"\ndone\n");
         let req = Request {
             tool_name: "exec",

@@ -163,11 +163,11 @@ fn format_of(head: &[u8]) -> Option<&'static str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Bytes that look random (a fixed xorshift), as compressed data does.
-    fn noise(n: usize, seed: u64) -> Vec<u8> {
+    pub(crate) fn noise(n: usize, seed: u64) -> Vec<u8> {
         let mut x = seed;
         (0..n)
             .map(|_| {
