@@ -328,8 +328,8 @@ fn host_cut(spec: &PrefixSpec) -> tokenjuice_core::budget::HostCut {
 /// gave one, up to `BASH_MAX_TIMEOUT_MS`, 600 s by default; else `BASH_DEFAULT_TIMEOUT_MS`,
 /// 120 s by default) or past its assistant budget (`CODEBUDDY_BASH_ASSISTANT_BUDGET_MS`, off
 /// by default) to the background and shows the model the output so far; the prefix lets go
-/// a little before (a tenth of the time, at most 5 s), so that output is there as without
-/// tokenjuice. With `CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1` CodeBuddy ends the command
+/// a little before (a tenth of the time, at least 1 s and at most 5 s), so that output is
+/// there as without tokenjuice. With `CODEBUDDY_BASH_AUTO_BACKGROUND_DISABLED=1` CodeBuddy ends the command
 /// instead (`SIGTERM`, and the model reads what the command printed until then: shown in the
 /// real CLI), so the prefix lets go before that too (before the budget as well: letting go
 /// early costs only the compaction).
@@ -346,7 +346,10 @@ fn codebuddy_hold(command: String) -> wrap::Hold {
     let budget = ms("CODEBUDDY_BASH_ASSISTANT_BUDGET_MS");
     let hold = move |timeout: u64| {
         let moved_at = budget.map_or(timeout, |b| b.min(timeout));
-        std::time::Duration::from_millis(moved_at - (moved_at / 10).min(5_000))
+        // a tenth, but at least a second (half of a shorter time): on a busy machine
+        // CodeBuddy's timer and ours drift by some hundred milliseconds
+        let margin = (moved_at / 10).clamp((moved_at / 2).min(1_000), 5_000);
+        std::time::Duration::from_millis(moved_at - margin)
     };
     let default = ms("BASH_DEFAULT_TIMEOUT_MS").unwrap_or(120_000);
     let max = ms("BASH_MAX_TIMEOUT_MS").unwrap_or(600_000);
