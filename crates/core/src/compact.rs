@@ -1272,9 +1272,22 @@ pub fn compact_text(
     exit_code: i32,
     fin: &Finish,
 ) -> (Plan, CompactResult) {
+    compact_whole(req, file_rules, text, false, exit_code, fin)
+}
+
+/// One output at once; `decoded`: see [`Session::text_was_decoded`].
+fn compact_whole(
+    req: &Request<'_>,
+    file_rules: &[FileRule],
+    text: &[u8],
+    decoded: bool,
+    exit_code: i32,
+    fin: &Finish,
+) -> (Plan, CompactResult) {
     let plan = plan(req, file_rules);
     let result = {
         let mut s = plan.session();
+        s.replaced = decoded;
         s.push(text);
         s.finish(exit_code, fin)
     };
@@ -1290,14 +1303,7 @@ pub fn compact_decoded_text(
     exit_code: i32,
     fin: &Finish,
 ) -> (Plan, CompactResult) {
-    let plan = plan(req, file_rules);
-    let result = {
-        let mut s = plan.session();
-        s.text_was_decoded();
-        s.push(text.as_bytes());
-        s.finish(exit_code, fin)
-    };
-    (plan, result)
+    compact_whole(req, file_rules, text.as_bytes(), true, exit_code, fin)
 }
 
 /// Does sorted `at` hold an offset in `start..end`? `next` walks forward through `at`

@@ -192,10 +192,7 @@ pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines(text: &str) -> Vec<String> {
-        text.lines().map(str::to_string).collect()
-    }
+    use crate::reduce::paths::tests::lines;
 
     #[test]
     fn the_date_on_every_line_is_said_once() {

@@ -66,10 +66,11 @@ pub fn factor_folder(lines: &[String]) -> Option<Vec<String>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn lines(text: &str) -> Vec<String> {
+    /// `text`'s lines, owned, as the reduction's shown lines are.
+    pub(crate) fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_string).collect()
     }
 
