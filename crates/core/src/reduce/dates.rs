@@ -1,7 +1,8 @@
 //! One date said once: a log stamps every line with the full date and often its zone
 //! (`2026-02-19T19:04:40.000+01:00  WARN …`, `[2026-11-22 09:00:00,381] INFO …`), and
-//! syslog with who logged it (`Nov 22 09:00:00 web-1 shop-api[4121]: …`): ten to twenty
-//! tokens that are the same on every line of a run. When six or more shown lines start with
+//! syslog with who logged it (`Nov 22 09:00:00 web-1 shop-api[4121]: …`), Spring Boot
+//! its process (`… INFO 67191 --- [main] …`, `… INFO 67191 --- [shop] [main] …` with the
+//! application's name): ten to twenty tokens that are the same on every line of a run. When six or more shown lines start with
 //! a time on one date (in one zone, logged by one process), that is written once in a note
 //! above them and left off those lines; the time stays. A line stamped on another day, in
 //! another zone or by another process keeps its whole stamp, so every time can still be
@@ -16,13 +17,51 @@ const MIN_LINES: usize = 6;
 struct Stamp<'a> {
     /// where the date starts (after an opening bracket)
     at: usize,
-    /// what the note says once: the date, the zone (`Z`, `+01:00`, `-0500` or empty) and,
-    /// for syslog, who logged the line (`web-1 shop-api[4121]`, or empty)
+    /// what the note says once: the date, the zone (`Z`, `+01:00`, `-0500` or empty) and
+    /// who logged the line (syslog's `web-1 shop-api[4121]`, Spring Boot's `67191 --- ` or
+    /// `67191 --- [shop] `, or empty)
     key: (&'a str, &'a str, &'a str),
     /// where the time starts and ends
     time: (usize, usize),
     /// where the line goes on after the stamp's parts the note says
     resume: usize,
+    /// a part further on that the note says too (Spring Boot's process), or an empty range
+    cut: (usize, usize),
+}
+
+/// Spring Boot's ` LEVEL PID --- [app] [thread]` after a stamp that ends at `from`: where
+/// the process part (`PID --- `, with `[app] ` when the application is named) starts and
+/// ends. The thread stays on the line.
+fn spring_process(line: &str, from: usize) -> Option<(usize, usize)> {
+    let rest = &line[from..];
+    let level = rest.trim_start_matches(' ');
+    if level.len() == rest.len() {
+        return None;
+    }
+    let word = level.find(' ')?;
+    if !matches!(
+        &level[..word],
+        "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "FATAL"
+    ) {
+        return None;
+    }
+    let pid_at = line.len() - level[word..].trim_start_matches(' ').len();
+    let b = line.as_bytes();
+    let mut end = pid_at;
+    while b.get(end).is_some_and(u8::is_ascii_digit) {
+        end += 1;
+    }
+    if end == pid_at || !line[end..].starts_with(" --- [") {
+        return None;
+    }
+    end += 5;
+    // `[app] [thread]`: the first bracket names the application
+    if let Some(close) = line[end..].find(']') {
+        if line[end + close..].starts_with("] [") {
+            end += close + 2;
+        }
+    }
+    Some((pid_at, end))
 }
 
 fn digits(b: &[u8], from: usize, n: usize) -> bool {
@@ -78,11 +117,16 @@ fn iso(line: &str) -> Option<Stamp<'_>> {
     if b.get(after).is_some_and(|c| c.is_ascii_alphanumeric()) {
         return None;
     }
+    let (source, cut) = match spring_process(line, after) {
+        Some((from, to)) => (&line[from..to], (from, to)),
+        None => ("", (after, after)),
+    };
     Some(Stamp {
         at,
-        key: (&line[d..d + 10], &line[end..after], ""),
+        key: (&line[d..d + 10], &line[end..after], source),
         time: (t, end),
         resume: after,
+        cut,
     })
 }
 
@@ -123,18 +167,20 @@ fn syslog(line: &str) -> Option<Stamp<'_>> {
             key: (&line[..6], "", &line[16..16 + colon]),
             time: (7, 15),
             resume: 16 + colon + 1,
+            cut: (16 + colon + 1, 16 + colon + 1),
         },
         None => Stamp {
             at: 0,
             key: (&line[..6], "", ""),
             time: (7, 15),
             resume: 15,
+            cut: (15, 15),
         },
     })
 }
 
 /// `lines` with the date (and zone) that six or more of them start with said once (see the
-/// module note): the note first, then the lines with the date left off. None when no date
+/// module note): the note above the first stamped line, the lines with the date left off. None when no date
 /// is stamped on enough lines.
 pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
     // the stamp most lines share (first seen wins a tie)
@@ -157,6 +203,24 @@ pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
         return None;
     }
     let (date, zone, source) = key;
+    // Spring Boot's thread (`[ionShutdownHook] `) when it is one on every line the note
+    // speaks for: said there too
+    fn thread(line: &str, from: usize) -> Option<&str> {
+        let rest = &line[from..];
+        let close = rest.strip_prefix('[')?.find("] ")? + 1;
+        Some(&rest[..close + 2])
+    }
+    let mut threads = lines.iter().filter_map(|line| {
+        stamp(line)
+            .filter(|s| s.key == key)
+            .map(|s| thread(line, s.cut.1))
+    });
+    let one_thread = match threads.next() {
+        Some(Some(first)) if source.contains(" --- ") && threads.all(|t| t == Some(first)) => {
+            Some(first)
+        }
+        _ => None,
+    };
     let mut note = format!("[times below are on {}", date.replace("  ", " "));
     match zone {
         "" => {}
@@ -166,7 +230,27 @@ pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
             note.push_str(z);
         }
     }
-    if !source.is_empty() {
+    if let Some((pid, app)) = source.split_once(" --- ") {
+        // Spring Boot: `67191 --- ` or `67191 --- [shop] `
+        note.push_str(", logged by process ");
+        note.push_str(pid);
+        let app = app.trim_end().trim_start_matches('[').trim_end_matches(']');
+        if !app.is_empty() {
+            note.push_str(" (");
+            note.push_str(app);
+            note.push(')');
+        }
+        if let Some(t) = one_thread {
+            note.push_str(", thread ");
+            note.push_str(
+                t.trim_end()
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .trim(),
+            );
+        }
+        note.push(',');
+    } else if !source.is_empty() {
         note.push_str(", logged by ");
         note.push_str(source);
         note.push(',');
@@ -175,17 +259,25 @@ pub fn factor_date(lines: &[String]) -> Option<Vec<String>> {
         note.push_str(" unless a date is shown");
     }
     let note = note.trim_end_matches(',').to_string() + "]";
+    // the note goes above the first stamped line, the first it speaks for
+    let mut note = Some(note);
     let mut out = Vec::with_capacity(lines.len() + 1);
-    out.push(note);
-    out.extend(lines.iter().map(|line| match stamp(line) {
-        Some(s) if s.key == key => format!(
-            "{}{}{}",
-            &line[..s.at],
-            &line[s.time.0..s.time.1],
-            &line[s.resume..]
-        ),
-        _ => line.clone(),
-    }));
+    for line in lines {
+        let s = stamp(line);
+        if s.is_some() {
+            out.extend(note.take());
+        }
+        out.push(match s {
+            Some(s) if s.key == key => format!(
+                "{}{}{}{}",
+                &line[..s.at],
+                &line[s.time.0..s.time.1],
+                &line[s.resume..s.cut.0],
+                &line[s.cut.1 + one_thread.map_or(0, str::len)..]
+            ),
+            _ => line.clone(),
+        });
+    }
     Some(out)
 }
 
@@ -207,21 +299,72 @@ Caused by: java.net.ConnectException: refused
 2026-02-19T19:04:43.5+01:00  WARN 1 --- [hook] c.z.h.p.PoolBase : Failed to validate connection
 BUILD SUCCESSFUL in 1m 35s";
         let out = factor_date(&lines(text)).unwrap();
-        assert_eq!(out[0], "[times below are on 2026-02-19 UTC+01:00]");
+        assert_eq!(
+            out[0],
+            "[times below are on 2026-02-19 UTC+01:00, logged by process 1, thread hook]"
+        );
         assert_eq!(
             out[1],
-            "19:04:40.000  WARN 1 --- [hook] o.h.SqlExceptionHelper : SQL Error: 0"
+            "19:04:40.000  WARN o.h.SqlExceptionHelper : SQL Error: 0"
         );
         assert_eq!(out[3], "Caused by: java.net.ConnectException: refused");
         assert_eq!(
             out[7],
-            "19:04:42  INFO 1 --- [hook] j.LocalContainerEntityManagerFactoryBean : Closing"
+            "19:04:42  INFO j.LocalContainerEntityManagerFactoryBean : Closing"
         );
         assert_eq!(
             out[8],
-            "19:04:43.5  WARN 1 --- [hook] c.z.h.p.PoolBase : Failed to validate connection"
+            "19:04:43.5  WARN c.z.h.p.PoolBase : Failed to validate connection"
         );
         assert_eq!(out[9], "BUILD SUCCESSFUL in 1m 35s");
+    }
+
+    #[test]
+    fn spring_boot_says_its_process_and_application_once() {
+        // Spring Boot 3 names the application before the thread
+        let mut text = String::new();
+        for s in 0..6 {
+            text.push_str(&format!(
+                "2026-11-28T09:00:0{s}.120Z  INFO 4242 --- [shop] [nio-8080-exec-{s}] \
+                 c.e.shop.CartController   : GET /cart [200] [a] [b]\n"
+            ));
+        }
+        // another process of the same day keeps its whole stamp
+        text.push_str("2026-11-28T09:00:09.000Z ERROR 77 --- [main] c.e.Other : down\n");
+        let out = factor_date(&lines(&text)).unwrap();
+        assert_eq!(
+            out[0],
+            "[times below are on 2026-11-28 UTC, logged by process 4242 (shop), \
+             unless a date is shown]"
+        );
+        assert_eq!(
+            out[1],
+            "09:00:00.120  INFO [nio-8080-exec-0] c.e.shop.CartController   : GET /cart [200] [a] [b]"
+        );
+        assert_eq!(
+            out[7],
+            "2026-11-28T09:00:09.000Z ERROR 77 --- [main] c.e.Other : down"
+        );
+        // Spring Boot 2: the thread comes first, and brackets in the message are no name; one
+        // thread on every line is said once too
+        let two: String = (0..6)
+            .map(|s| {
+                format!("2026-11-28 09:00:0{s}.5  WARN 9 --- [  main] o.Pool : slow [x] [y]\n")
+            })
+            .collect();
+        let out = factor_date(&lines(&two)).unwrap();
+        assert_eq!(
+            out[0],
+            "[times below are on 2026-11-28, logged by process 9, thread main]"
+        );
+        assert_eq!(out[1], "09:00:00.5  WARN o.Pool : slow [x] [y]");
+        // a level and a number with no `---` is no process
+        let plain: String = (0..6)
+            .map(|s| format!("2026-11-28 09:00:0{s} INFO 200 requests\n"))
+            .collect();
+        let out = factor_date(&lines(&plain)).unwrap();
+        assert_eq!(out[0], "[times below are on 2026-11-28]");
+        assert_eq!(out[1], "09:00:00 INFO 200 requests");
     }
 
     #[test]
