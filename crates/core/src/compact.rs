@@ -914,14 +914,17 @@ impl<'p> Session<'p> {
                 }
             }
         }
-        // a long folder on many lines (a build tool's absolute paths) and the date a log
-        // stamps on every line are said once; with nothing to be cut the lines stay as
-        // they came
+        // a long folder on many lines (a build tool's absolute paths), the date a log
+        // stamps on every line and the class Gradle names each test with are said once;
+        // with nothing to be cut the lines stay as they came
         if !plan.no_omit {
             if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
                 body.lines = lines;
             }
             if let Some(lines) = crate::reduce::dates::factor_date(&body.lines) {
+                body.lines = lines;
+            }
+            if let Some(lines) = crate::reduce::events::group_test_events(&body.lines) {
                 body.lines = lines;
             }
         }

@@ -5,6 +5,7 @@ pub mod binary;
 pub mod blocks;
 pub mod dates;
 pub mod engine;
+pub mod events;
 pub mod json;
 pub mod paths;
 pub mod render;
