@@ -394,7 +394,13 @@ impl Structured for Cargo {
                     if d.lines.len() <= budget {
                         budget -= d.lines.len();
                         out.lines.push(format!("{}{times}", d.lines[0]));
-                        out.lines.extend(d.lines[1..].iter().cloned());
+                        // a gutter with nothing on it (`   |`) only spaces the drawing out
+                        out.lines.extend(
+                            d.lines[1..]
+                                .iter()
+                                .filter(|l| l.trim_start() != "|")
+                                .cloned(),
+                        );
                         if d.extra > 0 {
                             out.lines
                                 .push(format!("   ... {} more lines of this diagnostic", d.extra));
@@ -585,9 +591,12 @@ warning: `demo` (bin \"demo\") generated 1 warning
             "{t}"
         );
         assert!(
-            t.contains("help: remove `return`\n   |\n11 -     return x;"),
+            t.contains("help: remove `return`\n11 -     return x;"),
             "{t}"
         );
+        // gutters with nothing on them go; the drawing's lines stay
+        assert!(t.lines().all(|l| l.trim() != "|"), "{t}");
+        assert!(t.contains("11 |     return x;\n   |     ^^^^^^^^\n"), "{t}");
         assert!(
             t.contains("   ... and 2 more of this lint (same message and help; source lines not repeated) at: src/lib.rs:21:5, 31:5\n"),
             "{t}"
