@@ -5,7 +5,8 @@
 //! backtrace frames in project code, `test result: FAILED` lines, the `error: test
 //! failed, to rerun pass …` hints, and compile errors whole (a test run that does not
 //! build). Dropped: `Compiling`/`Running` progress, passing and ignored tests, `ok`
-//! result lines, libtest's repeated name lists, standard-library backtrace frames,
+//! result lines, libtest's repeated name lists and nextest's list of the failed tests after
+//! its `Summary` (each line already shown above it), standard-library backtrace frames,
 //! warning snippets (the warning line and its location stay).
 //! Facts: passed/failed/ignored tests summed over every test binary (libtest), or
 //! nextest's own `Summary` line. A libtest run of several binaries also keeps one line per
@@ -41,6 +42,8 @@ pub struct CargoTest {
     detailed: std::collections::HashSet<String>,
     /// Inside nextest's `stdout ───`/`stderr ───` capture (indented by 4).
     in_capture: bool,
+    /// nextest's FAIL lines kept before its `Summary` (which lists them again).
+    nextest_failed: std::collections::HashSet<String>,
     /// The libtest binary running now (from its `Running …`/`Doc-tests …` line).
     binary: Option<String>,
     /// Each libtest binary's counts: name, passed, failed, ignored.
@@ -142,10 +145,15 @@ impl CargoTest {
         self.header = None;
         match word {
             "PASS" | "SKIP" | "START" | "RETRY" | "SLOW" => self.cx.drop(1),
+            // after the Summary, the failed tests again: each shown above already
+            _ if self.nextest_summary && self.nextest_failed.contains(s) => self.cx.drop(1),
             _ => {
                 // `FAIL [   0.012s] ( 3/13) calc tests::divide_by_zero`
                 if let Some((_, name)) = rest.split_once(") ") {
                     self.cx.failure(name);
+                }
+                if !self.nextest_summary {
+                    self.nextest_failed.insert(s.to_string());
                 }
                 self.keep(s)
             }
@@ -580,6 +588,42 @@ error: could not compile `calc` (test \"api\") due to 1 previous error
         assert!(t.contains("expected `String`, found `i64`"), "{t}");
         assert!(t.contains("error: could not compile"), "{t}");
         assert_eq!(out.facts, vec![("compile error".into(), 1)]);
+    }
+
+    #[test]
+    fn nextest_s_closing_list_of_failed_tests_is_not_said_twice() {
+        let text = "\
+    Starting 3 tests across 1 binary
+        PASS [   0.004s] (1/3) calc tests::add
+        FAIL [   0.012s] (2/3) calc tests::divide
+  stderr ───
+    thread 'tests::divide' panicked at src/lib.rs:20:40:
+    attempt to divide by zero
+        FAIL [   0.006s] (3/3) calc tests::round
+  stderr ───
+    thread 'tests::round' panicked at src/lib.rs:32:35:
+    left: -2
+────────────
+     Summary [   0.020s] 3 tests run: 1 passed, 2 failed, 0 skipped
+        FAIL [   0.012s] (2/3) calc tests::divide
+        FAIL [   0.006s] (3/3) calc tests::round
+     SIGSEGV [   0.001s] (4/3) calc tests::only_here
+error: test run failed
+";
+        let t = run(text, true).lines.join("\n");
+        assert_eq!(
+            t.matches("FAIL [   0.012s] (2/3) calc tests::divide")
+                .count(),
+            1,
+            "{t}"
+        );
+        assert_eq!(t.matches("calc tests::round").count(), 1, "{t}");
+        // a line the list alone holds stays
+        assert!(
+            t.contains("SIGSEGV [   0.001s] (4/3) calc tests::only_here"),
+            "{t}"
+        );
+        assert!(t.contains("Summary [   0.020s] 3 tests run"), "{t}");
     }
 
     #[test]
