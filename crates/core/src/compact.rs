@@ -915,8 +915,9 @@ impl<'p> Session<'p> {
             }
         }
         // a long folder on many lines (a build tool's absolute paths), the date a log
-        // stamps on every line and the class Gradle names each test with are said once;
-        // with nothing to be cut the lines stay as they came
+        // stamps on every line and the class Gradle names each test with are said once, and
+        // lines said again (Maven's errors under the failed goal) point above; with nothing
+        // to be cut the lines stay as they came
         if !plan.no_omit {
             if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
                 body.lines = lines;
@@ -925,6 +926,9 @@ impl<'p> Session<'p> {
                 body.lines = lines;
             }
             if let Some(lines) = crate::reduce::events::group_test_events(&body.lines) {
+                body.lines = lines;
+            }
+            if let Some(lines) = crate::reduce::again::point_to_repeats(&body.lines) {
                 body.lines = lines;
             }
         }

@@ -1,6 +1,7 @@
 //! Streaming reduction: text helpers, signal detection, shapes, the line engine,
 //! structured reducers and rendering.
 
+pub mod again;
 pub mod binary;
 pub mod blocks;
 pub mod dates;
