@@ -1,7 +1,9 @@
 //! A tool that says its errors twice: Maven lists a compilation's errors, then repeats them
 //! under `Failed to execute goal …: Compilation failure:`, each line now behind `[ERROR]`.
-//! A run of two or more lines that repeats, in order, a run shown earlier (the same text,
-//! indentation too, once a leading `[ERROR] `/`[WARNING] `/`[INFO] ` tag is set aside)
+//! `docker build` ends with the failed step's last lines again, without their `#6 ` step
+//! number. A run of two or more lines that repeats, in order, a run shown earlier (the same
+//! text, indentation too, once a leading `[ERROR] `/`[WARNING] `/`[INFO] ` tag or a `#6 `
+//! step number is set aside)
 //! becomes one line that says so and quotes the run's first line: nothing is lost, since
 //! every line of it is on the screen above. Only when that reads fewer tokens.
 
@@ -25,11 +27,17 @@ fn tag(line: &str) -> &str {
     ""
 }
 
-/// What a line says: the line without its level tag, indentation kept (Maven repeats
-/// `  symbol: …` as `[ERROR]   symbol: …`). Empty for a blank line and for tokenjuice's
+/// What a line says: the line without its level tag or BuildKit step number, indentation
+/// kept (Maven repeats `  symbol: …` as `[ERROR]   symbol: …`). Empty for a blank line and for tokenjuice's
 /// own markers (`... 3 lines omitted ...`), which no run crosses.
 fn text(line: &str) -> &str {
     let t = line[tag(line).len()..].trim_end();
+    // BuildKit's step number: `#6 1.903 npm error …` is said again as `1.903 npm error …`
+    // in the failed step's summary
+    let t = match t.strip_prefix('#').and_then(|r| r.split_once(' ')) {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        _ => t,
+    };
     if t.trim_start().is_empty() || t.starts_with("... ") {
         ""
     } else {
@@ -118,6 +126,34 @@ mod tests {
             "[ERROR] (again the 4 lines above from \"…/App.java:[4,21] incompatible types: java.lang.String canno…\")"
         );
         assert_eq!(out[..8], lines(text)[..8]);
+    }
+
+    #[test]
+    fn docker_s_failed_step_said_again_without_its_step_number_points_above() {
+        let text = "\
+#6 [4/5] RUN npm ci --omit=dev
+#6 1.903 npm error Missing: zod@3.23.8 from lock file
+#6 1.903 npm error
+#6 1.912 npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-22T09_12_01_123Z-debug-0.log
+#6 ERROR: process \"/bin/sh -c npm ci --omit=dev\" did not complete successfully: exit code: 1
+------
+ > [4/5] RUN npm ci --omit=dev:
+1.903 npm error Missing: zod@3.23.8 from lock file
+1.903 npm error
+1.912 npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-22T09_12_01_123Z-debug-0.log
+------";
+        let out = point_to_repeats(&lines(text)).unwrap();
+        assert_eq!(
+            out[7],
+            "(again the 3 lines above from \"1.903 npm error Missing: zod@3.23.8 from lock file\")"
+        );
+        assert_eq!(out[8], "------");
+        // `#` and a word is no step number
+        assert_eq!(text_of("#include <stdio.h>"), "#include <stdio.h>");
+    }
+
+    fn text_of(line: &str) -> &str {
+        text(line)
     }
 
     #[test]
