@@ -69,7 +69,35 @@ fn digits(b: &[u8], from: usize, n: usize) -> bool {
 }
 
 fn stamp(line: &str) -> Option<Stamp<'_>> {
-    iso(line).or_else(|| syslog(line))
+    iso(line).or_else(|| syslog(line)).or_else(|| {
+        // after the container a line came from: `docker compose logs`' `api-1     | `,
+        // `kubectl logs --prefix`'s `[pod/api-7d9f/api] `
+        let p = source_prefix(line)?;
+        let s = iso(&line[p..])?;
+        Some(Stamp {
+            at: p + s.at,
+            key: s.key,
+            time: (p + s.time.0, p + s.time.1),
+            resume: p + s.resume,
+            cut: (p + s.cut.0, p + s.cut.1),
+        })
+    })
+}
+
+/// The length of a `name   | ` (docker compose) or `[pod/name/container] ` (kubectl)
+/// prefix a line starts with.
+fn source_prefix(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    if b.first() == Some(&b'[') {
+        let close = line.find("] ")?;
+        return line[1..close].contains('/').then_some(close + 2);
+    }
+    let name = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+        .count();
+    let spaces = b[name..].iter().take_while(|c| **c == b' ').count();
+    (name > 0 && spaces > 0 && line[name + spaces..].starts_with("| ")).then_some(name + spaces + 2)
 }
 
 fn iso(line: &str) -> Option<Stamp<'_>> {
@@ -110,6 +138,8 @@ fn iso(line: &str) -> Option<Stamp<'_>> {
                 0
             }
         }
+        // PostgreSQL's `%m` writes the zone's name after a space: UTC is Z
+        Some(b' ') if line[end..].starts_with(" UTC") => 4,
         _ => 0,
     };
     let after = end + zone_len;
@@ -123,7 +153,14 @@ fn iso(line: &str) -> Option<Stamp<'_>> {
     };
     Some(Stamp {
         at,
-        key: (&line[d..d + 10], &line[end..after], source),
+        key: (
+            &line[d..d + 10],
+            match &line[end..after] {
+                " UTC" => "Z",
+                zone => zone,
+            },
+            source,
+        ),
         time: (t, end),
         resume: after,
         cut,
@@ -365,6 +402,33 @@ BUILD SUCCESSFUL in 1m 35s";
         let out = factor_date(&lines(&plain)).unwrap();
         assert_eq!(out[0], "[times below are on 2026-11-28]");
         assert_eq!(out[1], "09:00:00 INFO 200 requests");
+    }
+
+    #[test]
+    fn a_container_s_name_before_the_stamp_stays() {
+        let mut text = String::new();
+        for s in 0..6 {
+            text.push_str(&format!(
+                "api-1     | 2026-11-22T09:00:0{s}.137Z INFO  GET /api/cart 200\n"
+            ));
+        }
+        text.push_str("db-1      | 2026-11-22 09:00:07.118 UTC [27] LOG:  checkpoint starting\n");
+        text.push_str("[pod/api-7d9f/api] 2026-11-22T09:00:08.000Z WARN slow\n");
+        text.push_str("api-1     | plain line\n");
+        let out = factor_date(&lines(&text)).unwrap();
+        assert_eq!(out[0], "[times below are on 2026-11-22 UTC]");
+        assert_eq!(out[1], "api-1     | 09:00:00.137 INFO  GET /api/cart 200");
+        // PostgreSQL's ` UTC` is the same zone
+        assert_eq!(
+            out[7],
+            "db-1      | 09:00:07.118 [27] LOG:  checkpoint starting"
+        );
+        assert_eq!(out[8], "[pod/api-7d9f/api] 09:00:08.000 WARN slow");
+        assert_eq!(out[9], "api-1     | plain line");
+        // a bracket with no slash is no pod, a bar with no name before it no container
+        assert!(source_prefix("[INFO] 2026-11-22T09:00:00Z x").is_none());
+        assert!(source_prefix("| 2026-11-22T09:00:00Z x").is_none());
+        assert!(source_prefix("api-1| 2026-11-22T09:00:00Z x").is_none());
     }
 
     #[test]
