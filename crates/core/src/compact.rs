@@ -915,7 +915,8 @@ impl<'p> Session<'p> {
             }
         }
         // a long folder on many lines (a build tool's absolute paths), the date a log
-        // stamps on every line and the class Gradle names each test with are said once, and
+        // stamps on every line, an ending many lines share (an access log's user agent)
+        // and the class Gradle names each test with are said once, and
         // lines said again (Maven's errors under the failed goal) point above; with nothing
         // to be cut the lines stay as they came
         if !plan.no_omit {
@@ -929,6 +930,9 @@ impl<'p> Session<'p> {
                 body.lines = lines;
             }
             if let Some(lines) = crate::reduce::again::point_to_repeats(&body.lines) {
+                body.lines = lines;
+            }
+            if let Some(lines) = crate::reduce::suffix::factor_suffix(&body.lines) {
                 body.lines = lines;
             }
         }

@@ -13,5 +13,6 @@ pub mod render;
 pub mod shape;
 pub mod signal;
 pub mod structured;
+pub mod suffix;
 pub mod text;
 pub mod vary;
