@@ -69,19 +69,22 @@ fn digits(b: &[u8], from: usize, n: usize) -> bool {
 }
 
 fn stamp(line: &str) -> Option<Stamp<'_>> {
-    iso(line).or_else(|| syslog(line)).or_else(|| {
-        // after the container a line came from: `docker compose logs`' `api-1     | `,
-        // `kubectl logs --prefix`'s `[pod/api-7d9f/api] `
-        let p = source_prefix(line)?;
-        let s = iso(&line[p..])?;
-        Some(Stamp {
-            at: p + s.at,
-            key: s.key,
-            time: (p + s.time.0, p + s.time.1),
-            resume: p + s.resume,
-            cut: (p + s.cut.0, p + s.cut.1),
+    iso(line)
+        .or_else(|| syslog(line))
+        .or_else(|| clf(line))
+        .or_else(|| {
+            // after the container a line came from: `docker compose logs`' `api-1     | `,
+            // `kubectl logs --prefix`'s `[pod/api-7d9f/api] `
+            let p = source_prefix(line)?;
+            let s = iso(&line[p..])?;
+            Some(Stamp {
+                at: p + s.at,
+                key: s.key,
+                time: (p + s.time.0, p + s.time.1),
+                resume: p + s.resume,
+                cut: (p + s.cut.0, p + s.cut.1),
+            })
         })
-    })
 }
 
 /// The length of a `name   | ` (docker compose) or `[pod/name/container] ` (kubectl)
@@ -164,6 +167,46 @@ fn iso(line: &str) -> Option<Stamp<'_>> {
         time: (t, end),
         resume: after,
         cut,
+    })
+}
+
+/// The Common Log Format's stamp inside its brackets, after the client and user (nginx's and
+/// Apache's access logs): `10.0.0.7 - - [28/Nov/2026:09:00:00 +0000] "GET / HTTP/1.1" …`.
+fn clf(line: &str) -> Option<Stamp<'_>> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let open = line.get(..line.len().min(120))?.find(" [")? + 2;
+    let b = line.as_bytes();
+    let d = open;
+    let ok = digits(b, d, 2)
+        && b.get(d + 2) == Some(&b'/')
+        && line.get(d + 3..d + 6).is_some_and(|m| MONTHS.contains(&m))
+        && b.get(d + 6) == Some(&b'/')
+        && digits(b, d + 7, 4)
+        && b.get(d + 11) == Some(&b':')
+        && digits(b, d + 12, 2)
+        && b.get(d + 14) == Some(&b':')
+        && digits(b, d + 15, 2)
+        && b.get(d + 17) == Some(&b':')
+        && digits(b, d + 18, 2)
+        && b.get(d + 20) == Some(&b' ')
+        && matches!(b.get(d + 21), Some(b'+' | b'-'))
+        && digits(b, d + 22, 4)
+        && b.get(d + 26) == Some(&b']');
+    if !ok {
+        return None;
+    }
+    let zone = match &line[d + 20..d + 26] {
+        " +0000" => "Z",
+        _ => &line[d + 21..d + 26],
+    };
+    Some(Stamp {
+        at: d,
+        key: (&line[d..d + 11], zone, ""),
+        time: (d + 12, d + 20),
+        resume: d + 26,
+        cut: (d + 26, d + 26),
     })
 }
 
@@ -402,6 +445,31 @@ BUILD SUCCESSFUL in 1m 35s";
         let out = factor_date(&lines(&plain)).unwrap();
         assert_eq!(out[0], "[times below are on 2026-11-28]");
         assert_eq!(out[1], "09:00:00 INFO 200 requests");
+    }
+
+    #[test]
+    fn an_access_log_s_date_inside_its_brackets_is_said_once() {
+        let text: String = (0..6)
+            .map(|s| {
+                format!("10.0.0.{s} - - [28/Nov/2026:09:00:0{s} +0000] \"GET / HTTP/1.1\" 200 61\n")
+            })
+            .chain([
+                "10.0.0.9 - bob [27/Nov/2026:23:59:59 +0100] \"GET /x HTTP/1.1\" 404 9\n".into(),
+            ])
+            .collect();
+        let out = factor_date(&lines(&text)).unwrap();
+        assert_eq!(
+            out[0],
+            "[times below are on 28/Nov/2026 UTC unless a date is shown]"
+        );
+        assert_eq!(out[1], "10.0.0.0 - - [09:00:00] \"GET / HTTP/1.1\" 200 61");
+        assert_eq!(
+            out[7],
+            "10.0.0.9 - bob [27/Nov/2026:23:59:59 +0100] \"GET /x HTTP/1.1\" 404 9"
+        );
+        // a bracket that holds no such stamp
+        assert!(clf("10.0.0.1 - - [28/Nov/2026] x").is_none());
+        assert!(clf("a [28/Nox/2026:09:00:00 +0000] x").is_none());
     }
 
     #[test]
