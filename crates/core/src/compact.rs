@@ -18,6 +18,20 @@ use crate::rules::loader::{FileRule, Layer};
 use crate::rules::model::Rule;
 use crate::tokens;
 
+/// Passes over the lines a line rule shows, in order, each saying once what many lines
+/// repeat: a long folder (a build tool's absolute paths), the date a log stamps on every
+/// line, the class Gradle names each test with, a run of lines said again (Maven's errors
+/// under the failed goal: a pointer above), an ending many lines share (an access log's
+/// user agent). Each returns None when it finds nothing worth saying once.
+type LinesPass = fn(&[String]) -> Option<Vec<String>>;
+const SAID_ONCE: [LinesPass; 5] = [
+    crate::reduce::paths::factor_folder,
+    crate::reduce::dates::factor_date,
+    crate::reduce::events::group_test_events,
+    crate::reduce::again::point_to_repeats,
+    crate::reduce::suffix::factor_suffix,
+];
+
 /// What to compact and how.
 #[derive(Debug, Clone, Default)]
 pub struct Request<'a> {
@@ -914,26 +928,13 @@ impl<'p> Session<'p> {
                 }
             }
         }
-        // a long folder on many lines (a build tool's absolute paths), the date a log
-        // stamps on every line, an ending many lines share (an access log's user agent)
-        // and the class Gradle names each test with are said once, and
-        // lines said again (Maven's errors under the failed goal) point above; with nothing
-        // to be cut the lines stay as they came
+        // what many shown lines repeat is said once (see `SAID_ONCE`); with nothing to be
+        // cut the lines stay as they came
         if !plan.no_omit {
-            if let Some(lines) = crate::reduce::paths::factor_folder(&body.lines) {
-                body.lines = lines;
-            }
-            if let Some(lines) = crate::reduce::dates::factor_date(&body.lines) {
-                body.lines = lines;
-            }
-            if let Some(lines) = crate::reduce::events::group_test_events(&body.lines) {
-                body.lines = lines;
-            }
-            if let Some(lines) = crate::reduce::again::point_to_repeats(&body.lines) {
-                body.lines = lines;
-            }
-            if let Some(lines) = crate::reduce::suffix::factor_suffix(&body.lines) {
-                body.lines = lines;
+            for pass in SAID_ONCE {
+                if let Some(lines) = pass(&body.lines) {
+                    body.lines = lines;
+                }
             }
         }
         Chosen {
