@@ -394,6 +394,18 @@ impl Structured for Diagnostics {
         if self.framed || self.findings < 2 {
             return None;
         }
+        // messages about several names written once each, when that reads fewer tokens
+        let mut named = Vec::new();
+        let mut files = self.files.clone();
+        if name_templates(&mut files) {
+            let mut plain = Vec::new();
+            render_results(&self.files, &mut plain);
+            render_results(&files, &mut named);
+            let tokens = |l: &[String]| crate::tokens::estimate(&l.join("\n"));
+            if tokens(&named) < tokens(&plain) {
+                self.files = files;
+            }
+        }
         let around = std::mem::take(&mut self.around);
         let (lines, omitted) = around.wrap(|out| render_results(&self.files, out));
         Some(StructuredOutput {
@@ -406,6 +418,96 @@ impl Structured for Diagnostics {
             json_cut: false,
         })
     }
+}
+
+/// Fewest findings of one message that differ only in the name they quote, to be written
+/// once with the names at their positions.
+const MIN_NAMED: usize = 3;
+
+/// The one name a message quotes (`'a4'`, `` `os` ``, `"x"`, `‘f’`): where it starts and
+/// ends, quotes included. None when it quotes none or several.
+fn quoted_name(text: &str) -> Option<(usize, usize)> {
+    let mut found = None;
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let Some(open) = rest.find(['\'', '`', '"', '‘']) else {
+            break;
+        };
+        let q = rest[open..].chars().next().expect("found");
+        let close_q = if q == '‘' { '’' } else { q };
+        let from = i + open + q.len_utf8();
+        // a quote inside a word (`don't`) opens nothing
+        let after_word = text[..i + open]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        let Some(len) = text[from..].find(close_q) else {
+            break;
+        };
+        let name = &text[from..from + len];
+        if after_word && q == '\'' {
+            i = from;
+            continue;
+        }
+        if name.is_empty() || name.len() > 80 || found.is_some() {
+            return None;
+        }
+        found = Some((i + open, from + len + close_q.len_utf8()));
+        i = from + len + close_q.len_utf8();
+    }
+    found
+}
+
+/// Findings of one message that differ only in the name it quotes (eslint's `'a4' is not
+/// defined`, tsc's `Cannot find name 'x'.`, ruff's `` `os` imported but unused ``), three or
+/// more in the output: the message is written with `…` for the name, and each position
+/// carries its name (`5:5 'a4',5:31 'b4': error '…' is not defined (no-undef)` once the
+/// positions of one message are joined). Every name stays at its place. False when no
+/// message is about several names.
+fn name_templates(files: &mut [File]) -> bool {
+    let template = |text: &str| {
+        let (a, b) = quoted_name(text)?;
+        let q_len = text[a..].chars().next().map_or(1, char::len_utf8);
+        let close_len = text[..b].chars().next_back().map_or(1, char::len_utf8);
+        Some(format!(
+            "{}{}…{}{}",
+            &text[..a],
+            &text[a..a + q_len],
+            &text[b - close_len..b],
+            &text[b..]
+        ))
+    };
+    // each message's findings and the names they quote (one name everywhere is no
+    // template: the message is said once with its positions as it is)
+    let mut counts: HashMap<String, (usize, std::collections::HashSet<String>)> = HashMap::new();
+    for h in files.iter().flat_map(|f| &f.hits) {
+        if let (Some(t), Some((a, b))) = (template(&h.text), quoted_name(&h.text)) {
+            let (n, names) = counts.entry(t).or_default();
+            *n += 1;
+            if names.len() < 2 {
+                names.insert(h.text[a..b].to_string());
+            }
+        }
+    }
+    counts.retain(|_, (n, names)| *n >= MIN_NAMED && names.len() >= 2);
+    if counts.is_empty() {
+        return false;
+    }
+    for h in files.iter_mut().flat_map(|f| &mut f.hits) {
+        let Some(t) = template(&h.text) else {
+            continue;
+        };
+        if !counts.contains_key(&t) {
+            continue;
+        }
+        let (Some(pos), Some((a, b))) = (h.line.as_deref(), quoted_name(&h.text)) else {
+            continue;
+        };
+        h.line = Some(format!("{pos} {}", &h.text[a..b]));
+        h.text = t;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -484,6 +586,37 @@ mod tests {
              in 2 files: E302 expected 2 blank lines, found 0\n  a.py:1:1\n  b.py:2:1\n\
              2 violations"
         );
+    }
+
+    #[test]
+    fn one_message_about_several_names_is_written_once_with_each_name_at_its_place() {
+        let out = run("\n/app/src/a.js\n   \
+             5:5   error  'a4' is not defined  no-undef\n   \
+             5:31  error  'b4' is not defined  no-undef\n   \
+             7:1   error  Unexpected var, use let or const instead  no-var\n   \
+             9:2   error  Expected '===' and instead saw '=='  eqeqeq\n\n\
+             /app/src/b.js\n   \
+             2:5   error  'a1' is not defined  no-undef\n   \
+             3:9   warning  Don't use 'x' here  no-x\n\n\
+             ✖ 6 problems (5 errors, 1 warning)\n")
+        .unwrap();
+        assert_eq!(
+            out,
+            "/app/src/a.js (4):\n  \
+             5:5 'a4',5:31 'b4': error '…' is not defined (no-undef)\n  \
+             7:1: error Unexpected var, use let or const instead (no-var)\n  \
+             9:2: error Expected '===' and instead saw '==' (eqeqeq)\n\
+             /app/src/b.js (2):\n  \
+             2:5 'a1': error '…' is not defined (no-undef)\n  \
+             3:9: warning Don't use 'x' here (no-x)\n\
+             ✖ 6 problems (5 errors, 1 warning)"
+        );
+        assert_eq!(quoted_name("Cannot find name 'foo'."), Some((17, 22)));
+        assert_eq!(quoted_name("`os` imported but unused"), Some((0, 4)));
+        assert_eq!(quoted_name("‘x’ undeclared"), Some((0, 7)));
+        assert_eq!(quoted_name("Don't use 'x' here"), Some((10, 13)));
+        assert_eq!(quoted_name("Expected '===' and instead saw '=='"), None);
+        assert_eq!(quoted_name("no quotes"), None);
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub(super) struct Hit {
 }
 
 /// One file's hits, in the order seen.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct File {
     pub(super) path: String,
     pub(super) hits: Vec<Hit>,
