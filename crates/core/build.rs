@@ -14,6 +14,11 @@ fn embedded_rule(v: &serde_json::Value) -> String {
     let mut v = v.clone();
     if let Some(m) = v.as_object_mut() {
         m.remove("description");
+        // the id, family and match block are embedded once, as `BuiltinRule`'s fields
+        // (`BuiltinRule::rule` puts them back)
+        m.insert("match".into(), serde_json::json!({}));
+        m.insert("id".into(), serde_json::json!(""));
+        m.insert("family".into(), serde_json::json!(""));
     }
     serde_json::to_string(&v).expect("a parsed value serializes")
 }

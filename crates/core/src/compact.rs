@@ -212,9 +212,7 @@ fn reads_package_lock(norm: &Normalized) -> bool {
 
 fn compile_ref(r: RuleRef<'_>) -> Result<CompiledRule, String> {
     let rule: Rule = match r {
-        RuleRef::Builtin(b) => {
-            Rule::from_json(b.json).map_err(|d| format!("{}: {}", d.path, d.message))?
-        }
+        RuleRef::Builtin(b) => b.rule().map_err(|d| format!("{}: {}", d.path, d.message))?,
         RuleRef::File(f) => f.rule.clone(),
     };
     CompiledRule::compile(&rule).map_err(|ds| {
@@ -228,7 +226,7 @@ fn compile_ref(r: RuleRef<'_>) -> Result<CompiledRule, String> {
 /// The built-in fallback rule, compiled. Built-in rules are checked by the test suite.
 pub fn fallback_rule() -> CompiledRule {
     let b = builtin::find(FALLBACK_ID).expect("generic/fallback is embedded");
-    let rule = Rule::from_json(b.json).expect("built-in generic/fallback parses");
+    let rule = b.rule().expect("built-in generic/fallback parses");
     CompiledRule::compile(&rule).expect("built-in generic/fallback compiles")
 }
 

@@ -12,7 +12,8 @@ pub struct StaticMatch {
     pub command_includes_any: Option<&'static [&'static str]>,
 }
 
-/// One embedded rule: its classification data and its JSON text.
+/// One embedded rule: its classification data and its JSON text (whose `id`, `family` and
+/// `match` are empty: read the rule with [`BuiltinRule::rule`]).
 #[derive(Debug)]
 pub struct BuiltinRule {
     /// Path below `rules/`, e.g. `git/status.json`.
@@ -25,6 +26,41 @@ pub struct BuiltinRule {
 }
 
 include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+impl StaticMatch {
+    /// The match block as a rule holds it.
+    pub fn to_match(&self) -> super::model::Match {
+        let list = |l: Option<&[&str]>| l.map(|l| l.iter().map(|s| s.to_string()).collect());
+        let groups = |g: Option<&[&[&str]]>| {
+            g.map(|g| {
+                g.iter()
+                    .map(|l| l.iter().map(|s| s.to_string()).collect())
+                    .collect()
+            })
+        };
+        super::model::Match {
+            tool_names: list(self.tool_names),
+            argv0: list(self.argv0),
+            git_subcommands: list(self.git_subcommands),
+            argv_includes: groups(self.argv_includes),
+            argv_includes_any: groups(self.argv_includes_any),
+            command_includes: list(self.command_includes),
+            command_includes_any: list(self.command_includes_any),
+        }
+    }
+}
+
+impl BuiltinRule {
+    /// The rule as its file has it (less its description): the embedded JSON, with the id,
+    /// family and match block, which are embedded once as this struct's fields, put back.
+    pub fn rule(&self) -> Result<super::model::Rule, super::model::Diagnostic> {
+        let mut rule = super::model::Rule::from_json(self.json)?;
+        rule.id = self.id.to_string();
+        rule.family = self.family.to_string();
+        rule.matcher = self.matcher.to_match();
+        Ok(rule)
+    }
+}
 
 /// The built-in fixtures as `(path below rules/, JSON text)`, decompressed on demand
 /// (only `verify --fixtures` and the tests read them).

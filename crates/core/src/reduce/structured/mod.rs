@@ -267,7 +267,7 @@ mod registry_tests {
     #[test]
     fn every_reducer_a_builtin_rule_names_is_in_the_registry() {
         for r in crate::rules::builtin::BUILTIN_RULES {
-            let rule: crate::rules::model::Rule = serde_json::from_str(r.json).unwrap();
+            let rule = r.rule().unwrap();
             if let Some(name) = rule.reducer.as_deref() {
                 assert!(is_known(name), "{}: unknown reducer {name}", r.id);
             }
