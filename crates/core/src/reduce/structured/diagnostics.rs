@@ -480,17 +480,18 @@ fn name_templates(files: &mut [File]) -> bool {
     };
     // each message's findings and the names they quote (one name everywhere is no
     // template: the message is said once with its positions as it is)
-    let mut counts: HashMap<String, (usize, std::collections::HashSet<String>)> = HashMap::new();
+    // (findings, the first name, whether another name was seen)
+    let mut counts: HashMap<String, (usize, &str, bool)> = HashMap::new();
     for h in files.iter().flat_map(|f| &f.hits) {
         if let (Some(t), Some((a, b))) = (template(&h.text), quoted_name(&h.text)) {
-            let (n, names) = counts.entry(t).or_default();
+            let name = &h.text[a..b];
+            let (n, first, other) = counts.entry(t).or_insert((0, name, false));
             *n += 1;
-            if names.len() < 2 {
-                names.insert(h.text[a..b].to_string());
-            }
+            *other |= *first != name;
         }
     }
-    counts.retain(|_, (n, names)| *n >= MIN_NAMED && names.len() >= 2);
+    counts.retain(|_, (n, _, other)| *n >= MIN_NAMED && *other);
+    let counts: std::collections::HashSet<String> = counts.into_keys().collect();
     if counts.is_empty() {
         return false;
     }
@@ -498,7 +499,7 @@ fn name_templates(files: &mut [File]) -> bool {
         let Some(t) = template(&h.text) else {
             continue;
         };
-        if !counts.contains_key(&t) {
+        if !counts.contains(&t) {
             continue;
         }
         let (Some(pos), Some((a, b))) = (h.line.as_deref(), quoted_name(&h.text)) else {
