@@ -12,8 +12,11 @@ use std::collections::HashMap;
 const MIN_LINES: usize = 4;
 /// Shortest ending said once (shorter ones cost about what the note does).
 const MIN_CHARS: usize = 24;
-/// Endings looked at per line: the text after each of its last spaces, up to this many.
+/// Endings looked at per line: the text after each of its last spaces, up to this many,
+/// and none longer than `MAX_CHARS` (a user agent is about 110), so that a long line costs
+/// a few short hashes.
 const MAX_CUTS: usize = 16;
+const MAX_CHARS: usize = 240;
 /// What stands for the ending on a line.
 pub const MARK: &str = " …";
 
@@ -23,6 +26,7 @@ fn endings(line: &str) -> impl Iterator<Item = &str> {
     line.rmatch_indices(' ')
         .take(MAX_CUTS)
         .map(move |(at, _)| &line[at + 1..])
+        .take_while(|e| e.len() <= MAX_CHARS)
         .filter(|e| e.len() >= MIN_CHARS && !e.trim().is_empty())
 }
 
