@@ -1,11 +1,11 @@
 //! A tool that says its errors twice: Maven lists a compilation's errors, then repeats them
-//! under `Failed to execute goal …: Compilation failure:`, each line now behind `[ERROR]`.
+//! under `Failed to execute goal …: Compilation failure:`, each line now behind `[ERROR]`;
 //! `docker build` ends with the failed step's last lines again, without their `#6 ` step
 //! number. A run of two or more lines that repeats, in order, a run shown earlier (the same
 //! text, indentation too, once a leading `[ERROR] `/`[WARNING] `/`[INFO] ` tag or a `#6 `
-//! step number is set aside)
-//! becomes one line that says so and quotes the run's first line: nothing is lost, since
-//! every line of it is on the screen above. Only when that reads fewer tokens.
+//! step number is set aside) becomes one line that says so and quotes the run's first
+//! line, only when that reads fewer tokens: nothing is lost, since every line of it is on
+//! the screen above.
 
 use std::collections::HashMap;
 
@@ -28,8 +28,8 @@ fn tag(line: &str) -> &str {
 }
 
 /// What a line says: the line without its level tag or BuildKit step number, indentation
-/// kept (Maven repeats `  symbol: …` as `[ERROR]   symbol: …`). Empty for a blank line and for tokenjuice's
-/// own markers (`... 3 lines omitted ...`), which no run crosses.
+/// kept (Maven repeats `  symbol: …` as `[ERROR]   symbol: …`). Empty for a blank line and
+/// for tokenjuice's own markers (`... 3 lines omitted ...`), which no run crosses.
 fn text(line: &str) -> &str {
     let t = line[tag(line).len()..].trim_end();
     // BuildKit's step number: `#6 1.903 npm error …` is said again as `1.903 npm error …`

@@ -47,7 +47,8 @@ pub fn factor_suffix(lines: &[String]) -> Option<Vec<String>> {
             }
         }
     }
-    // the ending that saves the most characters (first seen wins a tie: a stable choice)
+    // the ending that saves the most characters (the lexically first wins a tie, whatever
+    // order the map holds them in)
     let (ending, _) = counts
         .into_iter()
         .filter(|(_, n)| *n >= MIN_LINES)
