@@ -424,10 +424,13 @@ impl Structured for Diagnostics {
 /// once with the names at their positions.
 const MIN_NAMED: usize = 3;
 
-/// The one name a message quotes (`'a4'`, `` `os` ``, `"x"`, `‘f’`): where it starts and
-/// ends, quotes included. None when it quotes none or several.
-fn quoted_name(text: &str) -> Option<(usize, usize)> {
-    let mut found = None;
+/// Most names a message may quote and still be written once for several findings.
+const MAX_NAMES: usize = 3;
+
+/// The names a message quotes (`'a4'`, `` `os` ``, `"x"`, `‘f’`): where each starts and
+/// ends, quotes included. None when it quotes none, or more than [`MAX_NAMES`].
+fn quoted_names(text: &str) -> Option<Vec<(usize, usize)>> {
+    let mut found = Vec::new();
     let mut i = 0;
     while i < text.len() {
         let rest = &text[i..];
@@ -442,70 +445,96 @@ fn quoted_name(text: &str) -> Option<(usize, usize)> {
             .chars()
             .next_back()
             .is_some_and(char::is_alphanumeric);
-        let Some(len) = text[from..].find(close_q) else {
-            break;
-        };
-        let name = &text[from..from + len];
         if after_word && q == '\'' {
             i = from;
             continue;
         }
-        if name.is_empty() || name.len() > 80 || found.is_some() {
+        let Some(len) = text[from..].find(close_q) else {
+            break;
+        };
+        let name = &text[from..from + len];
+        if name.is_empty() || name.len() > 80 || found.len() == MAX_NAMES {
             return None;
         }
-        found = Some((i + open, from + len + close_q.len_utf8()));
+        found.push((i + open, from + len + close_q.len_utf8()));
         i = from + len + close_q.len_utf8();
     }
-    found
+    (!found.is_empty()).then_some(found)
 }
 
-/// Findings of one message that differ only in the name it quotes (eslint's `'a4' is not
-/// defined`, tsc's `Cannot find name 'x'.`, ruff's `` `os` imported but unused ``), three or
-/// more in the output: the message is written with `…` for the name, and each position
-/// carries its name (`5:5 'a4',5:31 'b4': error '…' is not defined (no-undef)` once the
-/// positions of one message are joined). Every name stays at its place. False when no
-/// message is about several names.
+/// Findings of one message that differ only in the names it quotes (eslint's `'a4' is not
+/// defined`, tsc's `Type 'string' is not assignable to type 'number'.`, ruff's `` `os`
+/// imported but unused ``, gcc's `unused variable ‘x’ (in function ‘f’)`), three or more in
+/// the output and not all about the same names: the message is written with `…` for each
+/// name that differs between them (one the same in all stays), and each position carries
+/// those names (`5:5 'a4',5:31 'b4': error '…' is not defined
+/// (no-undef)` once the positions of one message are joined). Every name stays at its
+/// place. False when no message is about several names.
 fn name_templates(files: &mut [File]) -> bool {
-    let template = |text: &str| {
-        let (a, b) = quoted_name(text)?;
-        let q_len = text[a..].chars().next().map_or(1, char::len_utf8);
-        let close_len = text[..b].chars().next_back().map_or(1, char::len_utf8);
-        Some(format!(
-            "{}{}…{}{}",
-            &text[..a],
-            &text[a..a + q_len],
-            &text[b - close_len..b],
-            &text[b..]
-        ))
-    };
-    // each message's findings and the names they quote (one name everywhere is no
-    // template: the message is said once with its positions as it is)
-    // (findings, the first name, whether another name was seen)
-    let mut counts: HashMap<String, (usize, &str, bool)> = HashMap::new();
+    // the message with `…` inside the quotes of the names `vary` marks (all when None), and
+    // those names as the position shows them
+    fn split(text: &str, vary: Option<&[bool]>) -> Option<(String, String)> {
+        let spans = quoted_names(text)?;
+        if vary.is_some_and(|v| v.len() != spans.len()) {
+            return None;
+        }
+        let mut template = String::with_capacity(text.len());
+        let mut names = Vec::with_capacity(spans.len());
+        let mut at = 0;
+        for (k, (a, b)) in spans.into_iter().enumerate() {
+            if vary.is_some_and(|v| !v[k]) {
+                continue;
+            }
+            let open = text[a..].chars().next().map_or(1, char::len_utf8);
+            let close = text[..b].chars().next_back().map_or(1, char::len_utf8);
+            template.push_str(&text[at..a + open]);
+            template.push('…');
+            template.push_str(&text[b - close..b]);
+            names.push(&text[a..b]);
+            at = b;
+        }
+        template.push_str(&text[at..]);
+        Some((template, names.join(" ")))
+    }
+    // each message (every name a `…`): its findings, the first one's names, and which of
+    // them differ in another finding (a name the same everywhere stays in the message)
+    type Seen<'a> = (usize, Vec<&'a str>, Vec<bool>);
+    let mut counts: HashMap<String, Seen<'_>> = HashMap::new();
     for h in files.iter().flat_map(|f| &f.hits) {
-        if let (Some(t), Some((a, b))) = (template(&h.text), quoted_name(&h.text)) {
-            let name = &h.text[a..b];
-            let (n, first, other) = counts.entry(t).or_insert((0, name, false));
-            *n += 1;
-            *other |= *first != name;
+        let Some(spans) = quoted_names(&h.text) else {
+            continue;
+        };
+        let Some((t, _)) = split(&h.text, None) else {
+            continue;
+        };
+        let names: Vec<&str> = spans.iter().map(|&(a, b)| &h.text[a..b]).collect();
+        let (n, first, vary) = counts
+            .entry(t)
+            .or_insert_with(|| (0, names.clone(), vec![false; names.len()]));
+        *n += 1;
+        for (k, name) in names.iter().enumerate() {
+            vary[k] |= first[k] != *name;
         }
     }
-    counts.retain(|_, (n, _, other)| *n >= MIN_NAMED && *other);
-    let counts: std::collections::HashSet<String> = counts.into_keys().collect();
+    let counts: HashMap<String, Vec<bool>> = counts
+        .into_iter()
+        .filter(|(_, (n, _, vary))| *n >= MIN_NAMED && vary.contains(&true))
+        .map(|(t, (_, _, vary))| (t, vary))
+        .collect();
     if counts.is_empty() {
         return false;
     }
     for h in files.iter_mut().flat_map(|f| &mut f.hits) {
-        let Some(t) = template(&h.text) else {
+        let Some((t, _)) = split(&h.text, None) else {
             continue;
         };
-        if !counts.contains(&t) {
-            continue;
-        }
-        let (Some(pos), Some((a, b))) = (h.line.as_deref(), quoted_name(&h.text)) else {
+        let Some(vary) = counts.get(&t) else {
             continue;
         };
-        h.line = Some(format!("{pos} {}", &h.text[a..b]));
+        let (Some(pos), Some((t, names))) = (h.line.as_deref(), split(&h.text, Some(vary))) else {
+            continue;
+        };
+        h.line = Some(format!("{pos} {names}"));
         h.text = t;
     }
     true
@@ -612,12 +641,40 @@ mod tests {
              3:9: warning Don't use 'x' here (no-x)\n\
              ✖ 6 problems (5 errors, 1 warning)"
         );
-        assert_eq!(quoted_name("Cannot find name 'foo'."), Some((17, 22)));
-        assert_eq!(quoted_name("`os` imported but unused"), Some((0, 4)));
-        assert_eq!(quoted_name("‘x’ undeclared"), Some((0, 7)));
-        assert_eq!(quoted_name("Don't use 'x' here"), Some((10, 13)));
-        assert_eq!(quoted_name("Expected '===' and instead saw '=='"), None);
-        assert_eq!(quoted_name("no quotes"), None);
+        assert_eq!(
+            quoted_names("Cannot find name 'foo'."),
+            Some(vec![(17, 22)])
+        );
+        assert_eq!(quoted_names("`os` imported but unused"), Some(vec![(0, 4)]));
+        assert_eq!(quoted_names("‘x’ undeclared"), Some(vec![(0, 7)]));
+        assert_eq!(quoted_names("Don't use 'x' here"), Some(vec![(10, 13)]));
+        assert_eq!(
+            quoted_names("Expected '===' and instead saw '=='"),
+            Some(vec![(9, 14), (31, 35)])
+        );
+        assert_eq!(quoted_names("'a' 'b' 'c' 'd'"), None);
+        assert_eq!(quoted_names("no quotes"), None);
+    }
+
+    #[test]
+    fn a_message_about_two_names_carries_both_at_each_position() {
+        let out = run(
+            "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n\
+             src/a.ts(7,9): error TS2322: Type 'boolean' is not assignable to type 'string'.\n\
+             src/a.ts(9,1): error TS2322: Type 'string' is not assignable to type 'number'.\n\
+             src/a.ts(12,3): error TS2367: This comparison appears to be unintentional.\n\
+             src/a.ts(14,3): error TS2367: Expected '===' and instead saw '=='.\n\
+             src/a.ts(15,3): error TS2367: Expected '===' and instead saw '=='.\n\
+             src/a.ts(16,3): error TS2367: Expected '===' and instead saw '=='.\n",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "src/a.ts (7):\n  \
+             3:5 'string' 'number',7:9 'boolean' 'string',9:1 'string' 'number': error TS2322: Type '…' is not assignable to type '…'.\n  \
+             12:3: error TS2367: This comparison appears to be unintentional.\n  \
+             14:3,15:3,16:3: error TS2367: Expected '===' and instead saw '=='."
+        );
     }
 
     #[test]
