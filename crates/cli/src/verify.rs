@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use tokenjuice_core::fixture;
 use tokenjuice_core::rules::builtin::{builtin_fixtures, BUILTIN_RULES};
 use tokenjuice_core::rules::compiled::CompiledRule;
-use tokenjuice_core::rules::loader::{fixture_files, load_files_checked, Problem};
+use tokenjuice_core::rules::loader::{fixture_files, load_files_checked, parse_builtin, Problem};
 
 use crate::{rules_env, Format};
 
@@ -22,15 +22,7 @@ pub fn run(fixtures: bool, format: Format) -> i32 {
                 is_error: true,
             });
         }
-        let checked = b.rule().map_err(|d| vec![d]).and_then(|rule| {
-            let problems = rule.check();
-            if problems.is_empty() {
-                Ok(rule)
-            } else {
-                Err(problems)
-            }
-        });
-        match checked {
+        match parse_builtin(b) {
             Ok(rule) => {
                 if let Err(ds) = CompiledRule::compile(&rule) {
                     problems.extend(ds.into_iter().map(|d| Problem {

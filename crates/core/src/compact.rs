@@ -396,12 +396,6 @@ impl Plan {
 }
 
 impl<'p> Session<'p> {
-    /// The output comes as text in which bytes that were not UTF-8 were already replaced by
-    /// `\u{FFFD}` (a host's JSON payload): binary data is still told by those.
-    pub fn text_was_decoded(&mut self) {
-        self.replaced = true;
-    }
-
     /// Feed output bytes as they arrive (any chunking).
     pub fn push(&mut self, chunk: &[u8]) {
         self.raw.bytes += chunk.len() as u64;
@@ -1285,7 +1279,8 @@ pub fn compact_text(
     compact_whole(req, file_rules, text, false, exit_code, fin)
 }
 
-/// One output at once; `decoded`: see [`Session::text_was_decoded`].
+/// One output at once; `decoded`: it came as text in which bytes that were not UTF-8 were
+/// already replaced by `\u{FFFD}` (a host's JSON payload), and binary data is told by those.
 fn compact_whole(
     req: &Request<'_>,
     file_rules: &[FileRule],

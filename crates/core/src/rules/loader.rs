@@ -140,7 +140,15 @@ pub fn parse_rule(text: &str) -> Result<Rule, Vec<Diagnostic>> {
 }
 
 fn parse_rule_with(text: &str, regexes: bool) -> Result<Rule, Vec<Diagnostic>> {
-    let rule = Rule::from_json(text).map_err(|d| vec![d])?;
+    checked(Rule::from_json(text).map_err(|d| vec![d])?, regexes)
+}
+
+/// A built-in rule read and checked as [`parse_rule`] checks a file's.
+pub fn parse_builtin(b: &super::builtin::BuiltinRule) -> Result<Rule, Vec<Diagnostic>> {
+    checked(b.rule().map_err(|d| vec![d])?, true)
+}
+
+fn checked(rule: Rule, regexes: bool) -> Result<Rule, Vec<Diagnostic>> {
     let problems = if regexes {
         rule.check()
     } else {
