@@ -74,3 +74,15 @@ fn every_builtin_rule_has_a_success_and_a_failure_fixture() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+#[test]
+fn every_builtin_rule_reads_back_as_its_file_less_the_description() {
+    // the binary embeds a rule's id, family and match block once, outside its JSON
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/");
+    for b in BUILTIN_RULES {
+        let text = std::fs::read_to_string(format!("{root}{}", b.path)).unwrap();
+        let mut file = tokenjuice_core::rules::model::Rule::from_json(&text).unwrap();
+        file.description = None;
+        assert_eq!(b.rule().unwrap(), file, "{}", b.path);
+    }
+}
