@@ -8,8 +8,10 @@
 //! plus its `-->` location (the lines left out are counted). Identical diagnostics
 //! (same block text) are shown once with a count. A lint said again at other places (same
 //! header, notes and help: clippy's `needless_return` in seven functions) is shown whole
-//! once, followed by the other places (`src/lib.rs:21:5, 31:5`); errors with a code
-//! (`error[E0308]`) are never grouped, since their labels say what differs.
+//! once, followed by the other places (`src/lib.rs:21:5, 31:5`). So is a lint whose
+//! header differs only in the names it quotes (rustc's `unused variable: `a``, then `b` and
+//! `c`): each later place carries its names (`` `b` src/main.rs:3:9, `c` 4:9 ``). Errors
+//! with a code (`error[E0308]`) are never grouped, since their labels say what differs.
 //!
 //! Noise (counted, not shown): `Compiling`/`Checking`/`Downloading`… progress, the clippy
 //! documentation-link and `-D warnings` override lines, `Some errors have detailed
@@ -22,6 +24,7 @@
 //!
 //! Not this shape (no cargo progress, no diagnostic, no summary): `None`.
 
+use super::diagnostics::{name_template, quoted_names};
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
@@ -227,6 +230,8 @@ struct Repeats {
     /// the first of each kind -> the later ones
     more: std::collections::HashMap<usize, Vec<usize>>,
     folded: std::collections::HashSet<usize>,
+    /// the first of a kind whose headers quote other names -> which of its names differ
+    vary: std::collections::HashMap<usize, Vec<bool>>,
 }
 
 fn repeats(diags: &[Diag]) -> Repeats {
@@ -246,17 +251,37 @@ fn repeats(diags: &[Diag]) -> Repeats {
             }
         }
     }
+    // which quoted names differ between the diagnostics of one kind
+    let names = |i: usize| {
+        let h = &diags[i].lines[0];
+        quoted_names(h).map_or_else(Vec::new, |spans| {
+            spans.into_iter().map(|(a, b)| &h[a..b]).collect()
+        })
+    };
+    for (&f, later) in &r.more {
+        let first = names(f);
+        let mut vary = vec![false; first.len()];
+        for &j in later {
+            for (k, name) in names(j).iter().enumerate() {
+                vary[k] |= first[k] != *name;
+            }
+        }
+        if vary.contains(&true) {
+            r.vary.insert(f, vary);
+        }
+    }
     r
 }
 
-/// What makes two lints the same kind: the header and every note and help line (rustc says
-/// "implied by `-D warnings`" and "on by default" at the first one only).
+/// What makes two lints the same kind: the header, up to the names it quotes (rustc's
+/// `unused variable: `a`` and `unused variable: `b``), and every note and help line (rustc
+/// says "implied by `-D warnings`" and "on by default" at the first one only).
 fn lint_kind(d: &Diag) -> Option<String> {
     let header = &d.lines[0];
     if header.contains("[E") || d.extra > 0 || location(d).is_none() {
         return None;
     }
-    let mut key = header.clone();
+    let mut key = name_template(header, None).map_or_else(|| header.clone(), |(t, _)| t);
     for l in &d.lines[1..] {
         let t = l.trim_start();
         let note = t.starts_with("= ") || t.starts_with("help:") || t.starts_with("note:");
@@ -278,9 +303,15 @@ fn location(d: &Diag) -> Option<&str> {
 
 /// `src/a.rs:3:1, 9:5; src/b.rs:1:1`: the file once for places in a row in one file.
 fn join_places(places: &[&str]) -> String {
+    let labelled: Vec<(&str, &str)> = places.iter().map(|p| ("", *p)).collect();
+    join_labelled_places(&labelled)
+}
+
+/// [`join_places`] with a label before each place (`` `b` src/a.rs:3:9, `c` 4:9 ``).
+fn join_labelled_places(places: &[(&str, &str)]) -> String {
     let mut out = String::new();
     let mut last_file: Option<&str> = None;
-    for p in places {
+    for &(label, p) in places {
         // the file is what precedes `:line:col`
         let split = p
             .rmatch_indices(':')
@@ -289,7 +320,7 @@ fn join_places(places: &[&str]) -> String {
             .filter(|i| p[i + 1..].split(':').all(|n| n.parse::<u32>().is_ok()));
         let (file, pos) = match split {
             Some(i) => (&p[..i], &p[i + 1..]),
-            None => (*p, ""),
+            None => (p, ""),
         };
         if !out.is_empty() {
             out.push_str(if last_file == Some(file) && !pos.is_empty() {
@@ -297,6 +328,10 @@ fn join_places(places: &[&str]) -> String {
             } else {
                 "; "
             });
+        }
+        if !label.is_empty() {
+            out.push_str(label);
+            out.push(' ');
         }
         if last_file == Some(file) && !pos.is_empty() {
             out.push_str(pos);
@@ -423,14 +458,32 @@ impl Structured for Cargo {
                     }
                     if let Some(later) = again.more.get(i) {
                         let n: u64 = later.iter().map(|j| self.diags[*j].count).sum();
-                        let places: Vec<&str> = later
-                            .iter()
-                            .filter_map(|j| location(&self.diags[*j]))
-                            .collect();
-                        out.lines.push(format!(
-                            "   ... and {n} more of this lint (same message and help; source lines not repeated) at: {}",
-                            join_places(&places)
-                        ));
+                        if let Some(vary) = again.vary.get(i) {
+                            // the names that differ ride on the places
+                            let named: Vec<(String, &str)> = later
+                                .iter()
+                                .filter_map(|j| {
+                                    let d = &self.diags[*j];
+                                    let (_, names) = name_template(&d.lines[0], Some(vary))?;
+                                    Some((names, location(d)?))
+                                })
+                                .collect();
+                            let named: Vec<(&str, &str)> =
+                                named.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+                            out.lines.push(format!(
+                                "   ... and {n} more of this lint, for the names given (source lines not repeated): {}",
+                                join_labelled_places(&named)
+                            ));
+                        } else {
+                            let places: Vec<&str> = later
+                                .iter()
+                                .filter_map(|j| location(&self.diags[*j]))
+                                .collect();
+                            out.lines.push(format!(
+                                "   ... and {n} more of this lint (same message and help; source lines not repeated) at: {}",
+                                join_places(&places)
+                            ));
+                        }
                         out.filtered += later
                             .iter()
                             .map(|j| self.diags[*j].lines.len() as u64 - 1 + self.diags[*j].extra)
@@ -547,7 +600,7 @@ warning: `demo` (bin \"demo\") generated 1 warning
         }
         for i in 0..200 {
             text.push_str(&format!(
-                "warning: unused import `m{i}`\n --> src/b.rs:{i}:5\n  |\n{i} | use m{i};\n  |     ^^\n\n"
+                "warning: unused import m{i}\n --> src/b.rs:{i}:5\n  |\n{i} | use m{i};\n  |     ^^\n\n"
             ));
         }
         let o = run(&text).unwrap();
@@ -555,7 +608,7 @@ warning: `demo` (bin \"demo\") generated 1 warning
         assert!(t.contains("warning: same  (×2)"));
         // every diagnostic keeps its header and location
         for i in 0..200 {
-            assert!(t.contains(&format!("warning: unused import `m{i}`")));
+            assert!(t.contains(&format!("warning: unused import m{i}")));
             assert!(t.contains(&format!(" --> src/b.rs:{i}:5")));
         }
         assert!(t.contains("later diagnostics shown as header and location only"));
@@ -609,6 +662,55 @@ warning: `demo` (bin \"demo\") generated 1 warning
         );
         assert!(t.contains("warning: unused variable: `y`"), "{t}");
         assert_eq!(o.facts[0], ("error".to_string(), 5));
+    }
+
+    #[test]
+    fn a_lint_about_other_names_is_its_names_and_places() {
+        let unused = |name: &str, line: u32, first: bool| {
+            format!(
+                "warning: unused variable: `{name}`\n --> src/main.rs:{line}:9\n  |\n{line} |     let {name} = 1;\n  |         ^ help: if this is intentional, prefix it with an underscore: `_{name}`\n{}\n",
+                if first { "  |\n  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default\n" } else { "" }
+            )
+        };
+        // names the same everywhere stay in the message; only those that differ are listed
+        let cast = |from: &str, line: u32| {
+            format!("warning: casting `{from}` to `f64` may lose precision\n --> src/lib.rs:{line}:5\n  |\n{line} |     x as f64\n  |     ^^^^^^^^\n  = help: use `f64::from`\n\n")
+        };
+        let text = format!(
+            "{}{}{}{}{}{}warning: `demo` (bin \"demo\") generated 5 warnings\n",
+            unused("a", 2, true),
+            unused("b", 3, false),
+            cast("u32", 7),
+            unused("c", 4, false),
+            cast("i32", 9),
+            unused("c", 12, false),
+        );
+        let o = run(&text).unwrap();
+        let t = o.lines.join("\n");
+        assert!(
+            t.contains("warning: unused variable: `a`\n --> src/main.rs:2:9\n2 |     let a = 1;\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("   ... and 3 more of this lint, for the names given (source lines not repeated): `b` src/main.rs:3:9, `c` 4:9, `c` 12:9\n"),
+            "{t}"
+        );
+        assert!(!t.contains("unused variable: `b`"), "{t}");
+        assert!(
+            t.contains("warning: casting `u32` to `f64` may lose precision\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("   ... and 1 more of this lint, for the names given (source lines not repeated): `i32` src/lib.rs:9:5"),
+            "{t}"
+        );
+        // the same names everywhere: the places alone, as before
+        let same = format!("{}{}", cast("u32", 7), cast("u32", 9));
+        let t = run(&same).unwrap().lines.join("\n");
+        assert!(
+            t.contains("(same message and help; source lines not repeated) at: src/lib.rs:9:5"),
+            "{t}"
+        );
     }
 
     #[test]

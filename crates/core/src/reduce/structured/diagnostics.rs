@@ -429,7 +429,7 @@ const MAX_NAMES: usize = 3;
 
 /// The names a message quotes (`'a4'`, `` `os` ``, `"x"`, `‘f’`): where each starts and
 /// ends, quotes included. None when it quotes none, or more than [`MAX_NAMES`].
-fn quoted_names(text: &str) -> Option<Vec<(usize, usize)>> {
+pub(super) fn quoted_names(text: &str) -> Option<Vec<(usize, usize)>> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -462,6 +462,33 @@ fn quoted_names(text: &str) -> Option<Vec<(usize, usize)>> {
     (!found.is_empty()).then_some(found)
 }
 
+/// The message with `…` inside the quotes of the names `vary` marks (all when None), and
+/// those names, quotes kept, as a position shows them (`'a4' 'b4'`). None when it quotes no
+/// name or more than [`MAX_NAMES`].
+pub(super) fn name_template(text: &str, vary: Option<&[bool]>) -> Option<(String, String)> {
+    let spans = quoted_names(text)?;
+    if vary.is_some_and(|v| v.len() != spans.len()) {
+        return None;
+    }
+    let mut template = String::with_capacity(text.len());
+    let mut names = Vec::with_capacity(spans.len());
+    let mut at = 0;
+    for (k, (a, b)) in spans.into_iter().enumerate() {
+        if vary.is_some_and(|v| !v[k]) {
+            continue;
+        }
+        let open = text[a..].chars().next().map_or(1, char::len_utf8);
+        let close = text[..b].chars().next_back().map_or(1, char::len_utf8);
+        template.push_str(&text[at..a + open]);
+        template.push('…');
+        template.push_str(&text[b - close..b]);
+        names.push(&text[a..b]);
+        at = b;
+    }
+    template.push_str(&text[at..]);
+    Some((template, names.join(" ")))
+}
+
 /// Findings of one message that differ only in the names it quotes (eslint's `'a4' is not
 /// defined`, tsc's `Type 'string' is not assignable to type 'number'.`, ruff's `` `os`
 /// imported but unused ``, gcc's `unused variable ‘x’ (in function ‘f’)`), three or more in
@@ -471,31 +498,6 @@ fn quoted_names(text: &str) -> Option<Vec<(usize, usize)>> {
 /// (no-undef)` once the positions of one message are joined). Every name stays at its
 /// place. False when no message is about several names.
 fn name_templates(files: &mut [File]) -> bool {
-    // the message with `…` inside the quotes of the names `vary` marks (all when None), and
-    // those names as the position shows them
-    fn split(text: &str, vary: Option<&[bool]>) -> Option<(String, String)> {
-        let spans = quoted_names(text)?;
-        if vary.is_some_and(|v| v.len() != spans.len()) {
-            return None;
-        }
-        let mut template = String::with_capacity(text.len());
-        let mut names = Vec::with_capacity(spans.len());
-        let mut at = 0;
-        for (k, (a, b)) in spans.into_iter().enumerate() {
-            if vary.is_some_and(|v| !v[k]) {
-                continue;
-            }
-            let open = text[a..].chars().next().map_or(1, char::len_utf8);
-            let close = text[..b].chars().next_back().map_or(1, char::len_utf8);
-            template.push_str(&text[at..a + open]);
-            template.push('…');
-            template.push_str(&text[b - close..b]);
-            names.push(&text[a..b]);
-            at = b;
-        }
-        template.push_str(&text[at..]);
-        Some((template, names.join(" ")))
-    }
     // each message (every name a `…`): its findings, the first one's names, and which of
     // them differ in another finding (a name the same everywhere stays in the message)
     type Seen<'a> = (usize, Vec<&'a str>, Vec<bool>);
@@ -504,7 +506,7 @@ fn name_templates(files: &mut [File]) -> bool {
         let Some(spans) = quoted_names(&h.text) else {
             continue;
         };
-        let Some((t, _)) = split(&h.text, None) else {
+        let Some((t, _)) = name_template(&h.text, None) else {
             continue;
         };
         let names: Vec<&str> = spans.iter().map(|&(a, b)| &h.text[a..b]).collect();
@@ -525,13 +527,14 @@ fn name_templates(files: &mut [File]) -> bool {
         return false;
     }
     for h in files.iter_mut().flat_map(|f| &mut f.hits) {
-        let Some((t, _)) = split(&h.text, None) else {
+        let Some((t, _)) = name_template(&h.text, None) else {
             continue;
         };
         let Some(vary) = counts.get(&t) else {
             continue;
         };
-        let (Some(pos), Some((t, names))) = (h.line.as_deref(), split(&h.text, Some(vary))) else {
+        let (Some(pos), Some((t, names))) = (h.line.as_deref(), name_template(&h.text, Some(vary)))
+        else {
             continue;
         };
         h.line = Some(format!("{pos} {names}"));
