@@ -7,11 +7,12 @@
 //! build). Dropped: `Compiling`/`Running` progress, passing and ignored tests, `ok`
 //! result lines, libtest's repeated name lists and nextest's list of the failed tests after
 //! its `Summary` (each line already shown above it), standard-library backtrace frames,
-//! warning snippets (the warning line and its location stay).
+//! warning snippets (the warning line and its location stay), `cargo test -q`'s marks.
 //! Facts: passed/failed/ignored tests summed over every test binary (libtest), or
 //! nextest's own `Summary` line. A libtest run of several binaries also keeps one line per
 //! binary with its own counts (binaries that ran no test are counted on one line), so a
-//! workspace run's per-binary results are not summed away.
+//! workspace run's per-binary results are not summed away. Tests a name filter left out
+//! (`8 filtered out`) are counted with them: `cargo test NAME` that passes says so.
 
 use super::test_common::{is_foreign_frame, Cx};
 use super::{Structured, StructuredOutput};
@@ -46,8 +47,27 @@ pub struct CargoTest {
     nextest_failed: std::collections::HashSet<String>,
     /// The libtest binary running now (from its `Running …`/`Doc-tests …` line).
     binary: Option<String>,
-    /// Each libtest binary's counts: name, passed, failed, ignored.
-    binaries: Vec<(String, u64, u64, u64)>,
+    /// Each libtest binary's counts: name, then passed, failed, ignored and filtered out
+    /// (`cargo test NAME` runs only the tests whose names hold NAME: how many it left out
+    /// says whether the run covered what was asked).
+    binaries: Vec<(String, [u64; 4])>,
+    /// Tests left out by a name filter, over every libtest binary.
+    filtered_out: u64,
+}
+
+/// A line of `cargo test -q`'s marks: `....i..F` or `........ 88/200`.
+fn is_terse_progress(s: &str) -> bool {
+    let marks = s.split_once(' ').map_or(s, |(marks, count)| {
+        let count_ok = count
+            .split_once('/')
+            .is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok());
+        if count_ok {
+            marks
+        } else {
+            ""
+        }
+    });
+    !marks.is_empty() && marks.bytes().all(|c| matches!(c, b'.' | b'i' | b'F'))
 }
 
 /// The name a libtest binary is shown by: `calc src/lib.rs` for
@@ -100,7 +120,7 @@ impl CargoTest {
         };
         self.cx.seen();
         if !self.nextest {
-            let (mut passed, mut failed, mut ignored) = (0, 0, 0);
+            let (mut passed, mut failed, mut ignored, mut filtered) = (0, 0, 0, 0);
             for (word, n) in
                 super::test_common::count_pairs(rest.split_once(". ").map_or(rest, |x| x.1))
             {
@@ -108,15 +128,18 @@ impl CargoTest {
                     "passed" => passed = n,
                     "failed" => failed = n,
                     "ignored" => ignored = n,
+                    "filtered" => filtered = n,
                     _ => {}
                 }
             }
             self.cx.add_fact("passed test", passed);
             self.cx.add_fact("failed test", failed);
             self.cx.add_fact("ignored test", ignored);
+            self.filtered_out += filtered;
             if self.binaries.len() < 5000 {
                 let name = self.binary.take().unwrap_or_else(|| "tests".into());
-                self.binaries.push((name, passed, failed, ignored));
+                self.binaries
+                    .push((name, [passed, failed, ignored, filtered]));
             }
         }
         if rest.starts_with("ok") || self.nextest {
@@ -216,26 +239,37 @@ impl CargoTest {
     /// One line per binary that ran tests, with its own counts; those that ran none are
     /// counted together.
     fn per_binary_table(&mut self) {
-        let ran: Vec<&(String, u64, u64, u64)> = self
+        let ran = |c: &[u64; 4]| c[0] + c[1] + c[2] > 0;
+        let idle: Vec<u64> = self
             .binaries
             .iter()
-            .filter(|(_, p, f, i)| p + f + i > 0)
+            .filter(|(_, c)| !ran(c))
+            .map(|(_, c)| c[3])
             .collect();
-        let idle = self.binaries.len() - ran.len();
         let mut lines = vec![format!("per test binary ({}):", self.binaries.len())];
-        for (name, passed, failed, ignored) in ran {
+        for (name, counts) in self.binaries.iter().filter(|(_, c)| ran(c)) {
             let mut parts = Vec::new();
-            for (n, word) in [(passed, "passed"), (failed, "failed"), (ignored, "ignored")] {
+            for (n, word) in counts
+                .iter()
+                .zip(["passed", "failed", "ignored", "filtered out"])
+            {
                 if *n > 0 {
                     parts.push(format!("{n} {word}"));
                 }
             }
             lines.push(format!("  {name}: {}", parts.join(", ")));
         }
-        if idle > 0 {
+        if !idle.is_empty() {
+            let filtered: u64 = idle.iter().sum();
             lines.push(format!(
-                "  {idle} more binar{} ran no tests",
-                if idle == 1 { "y" } else { "ies" }
+                "  {} more binar{} ran no tests{}",
+                idle.len(),
+                if idle.len() == 1 { "y" } else { "ies" },
+                if filtered > 0 {
+                    format!(" ({filtered} filtered out)")
+                } else {
+                    String::new()
+                }
             ));
         }
         for l in lines {
@@ -384,6 +418,12 @@ impl Structured for CargoTest {
             self.cx.drop(1);
             return;
         }
+        // `cargo test -q`: a mark per test (`.` passed, `i` ignored, `F` failed: its name and
+        // output follow under `failures:`), 88 to a line with the count so far
+        if is_terse_progress(s) {
+            self.cx.drop(1);
+            return;
+        }
         if let Some(rest) = t.strip_prefix("test ") {
             if let Some((_, status)) = rest.rsplit_once(" ... ") {
                 self.cx.seen();
@@ -452,8 +492,13 @@ impl Structured for CargoTest {
         if me.cx.is_empty() && me.ok_results > 0 && !me.nextest {
             // an all-green run: one line instead of one per binary
             let f = |n: &str| me.cx.fact(n).unwrap_or(0);
+            let filtered = if me.filtered_out > 0 {
+                format!("; {} filtered out", me.filtered_out)
+            } else {
+                String::new()
+            };
             let line = format!(
-                "test result: ok. {} passed; {} failed; {} ignored (all {} test binaries ok)",
+                "test result: ok. {} passed; {} failed; {} ignored{filtered} (all {} test binaries ok)",
                 f("passed test"),
                 f("failed test"),
                 f("ignored test"),
@@ -565,6 +610,32 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
                 ("ignored test".into(), 1)
             ]
         );
+    }
+
+    #[test]
+    fn a_name_filter_s_left_out_tests_are_counted_and_quiet_marks_go() {
+        // `cargo test -q history` in a workspace: one binary ran a test, one ran none
+        let text = "
+running 0 tests
+
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 24 filtered out; finished in 0.00s
+
+
+running 2 tests
+..
+test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 14 filtered out; finished in 0.00s
+
+";
+        let t = run(text, false).lines.join("\n");
+        assert_eq!(
+            t,
+            "test result: ok. 2 passed; 0 failed; 0 ignored; 38 filtered out (all 2 test binaries ok)\n\
+             per test binary (2):\n  tests: 2 passed, 14 filtered out\n  1 more binary ran no tests (24 filtered out)"
+        );
+        assert!(is_terse_progress("....i..F"));
+        assert!(is_terse_progress("........ 88/200"));
+        assert!(!is_terse_progress("... 3 more"));
+        assert!(!is_terse_progress(""));
     }
 
     #[test]
