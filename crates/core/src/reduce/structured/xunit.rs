@@ -4,7 +4,8 @@
 //! each: what is noise (banners, progress, passing tests, build steps, framework
 //! frames), and how the summary line reads. Everything else is kept, so failure
 //! details (names, messages, expected/actual, file:line, stack frames in project code)
-//! survive whatever their layout.
+//! survive whatever their layout. Surefire's line per test class stays for a class that
+//! failed or skipped tests (its total only counts them); a class that passed whole goes.
 
 use super::test_common::{count_pairs, is_foreign_frame, Cx};
 use super::{Structured, StructuredOutput};
@@ -361,7 +362,11 @@ impl Xunit {
                 }
                 return Act::SeenKeep;
             }
-            return if msg.contains("FAILURE") || msg.contains("ERROR") {
+            // a class that skipped tests says which (the total only counts them)
+            let skipped = count_pairs(msg)
+                .iter()
+                .any(|(w, n)| w == "skipped" && *n > 0);
+            return if msg.contains("FAILURE") || msg.contains("ERROR") || skipped {
                 Act::SeenKeep
             } else {
                 Act::SeenDrop
