@@ -400,11 +400,9 @@ impl Structured for CargoTest {
             self.cx.drop(1);
             return;
         }
-        if self.nextest
-            && (s == "stdout ───"
-                || s == "stderr ───"
-                || s.starts_with("stdout ─")
-                || s.starts_with("stderr ─"))
+        // `stdout ───`, also drawn with a rule before it (`── stdout ───`)
+        let capture = s.trim_start_matches(['─', ' ']);
+        if self.nextest && (capture.starts_with("stdout ─") || capture.starts_with("stderr ─"))
         {
             self.in_capture = true;
             // shown only when something of the capture is kept
@@ -452,7 +450,8 @@ impl Structured for CargoTest {
             return;
         }
         if self.in_name_list {
-            if t.starts_with("    ") && !t.trim().is_empty() && !t.trim().contains(' ') {
+            // indented as it came (a capture nextest did not indent loses none to `t`)
+            if line.starts_with("    ") && !t.trim().is_empty() && !t.trim().contains(' ') {
                 self.cx.drop(1);
                 return;
             }
@@ -695,6 +694,38 @@ error: test run failed
             "{t}"
         );
         assert!(t.contains("Summary [   0.020s] 3 tests run"), "{t}");
+    }
+
+    #[test]
+    fn nextest_s_capture_headers_drawn_with_a_rule_before_them() {
+        // libtest's own report of the one test nextest ran in the process says nothing the
+        // FAIL line does not: its stdout section goes when nothing of it is kept
+        let text = "\
+    Starting 2 tests across 1 binary
+        FAIL [   0.015s] (1/2) app db::tests::pool
+── stdout ───
+running 1 test
+test db::tests::pool ... FAILED
+
+failures:
+
+failures:
+    db::tests::pool
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 50 filtered out; finished in 0.01s
+
+── stderr ───
+thread 'db::tests::pool' panicked at src/db.rs:45:9:
+  left: 5000
+     Summary [   0.020s] 2 tests run: 1 passed, 1 failed, 0 skipped
+";
+        let t = run(text, true).lines.join("\n");
+        assert_eq!(
+            t,
+            "FAIL [   0.015s] (1/2) app db::tests::pool\n── stderr ───\n\
+             thread 'db::tests::pool' panicked at src/db.rs:45:9:\n  left: 5000\n\
+             Summary [   0.020s] 2 tests run: 1 passed, 1 failed, 0 skipped"
+        );
     }
 
     #[test]
