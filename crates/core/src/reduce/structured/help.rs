@@ -4,7 +4,9 @@
 //! option or command entry with its whole description. Dropped (counted): prose
 //! paragraphs after their first sentence (its wrapped lines, the ones going on in lower
 //! case, are joined). Text that does not look like help (too few entries) is left to the
-//! rule's line reduction.
+//! rule's line reduction. An entry may be unindented (node's environment variables,
+//! `NODE_PATH   ':'-separated list …`). A diagnostic boxed before the help (terraform's
+//! `│ Warning: …`) is kept line by line, without its box.
 //!
 //! Layout goes: an entry is written `name: description` on one line, its wrapped
 //! description lines joined on (indentation and the padding that aligned the description
@@ -49,7 +51,19 @@ fn is_entry(line: &str) -> Option<bool> {
         return None;
     }
     if ind == 0 && !t.starts_with('-') {
-        // `name   : description` (python-style tables) is the only unindented entry form
+        // unindented, one name and its description in a column: node's environment
+        // variables (`NODE_PATH        ':'-separated list …`)
+        if let Some(gap) = t.find("  ") {
+            let head = &t[..gap];
+            let name = head.len() >= 2
+                && head
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-');
+            if name && !t[gap..].trim_start().is_empty() {
+                return Some(true);
+            }
+        }
+        // or a `name   : description` table row (python's)
         let colon = t.find(": ")?;
         let head = &t[..colon];
         return (colon <= 30 && head.ends_with(' ') || head.ends_with('.')).then_some(true);
@@ -165,6 +179,23 @@ impl Structured for Help {
             return;
         }
         self.in_usage = false;
+        // a diagnostic printed before the help, in a box (terraform's `╷`, `│ Warning: …`,
+        // `╵`): every line of it stays, the box goes
+        if let Some(inside) = t.strip_prefix('│') {
+            self.last_entry = None;
+            self.prose_in_paragraph = 0;
+            let inside = inside.trim();
+            if inside.is_empty() {
+                self.dropped += 1;
+            } else {
+                self.lines.push(clip_line(inside, 300).into_owned());
+            }
+            return;
+        }
+        if t == "╷" || t == "╵" {
+            self.dropped += 1;
+            return;
+        }
         if is_header(line) {
             self.last_entry = None;
             self.prose_in_paragraph = 0;
@@ -331,6 +362,43 @@ Examples:
                  tar -xf archive.tar # Extract all files from archive.tar.\n\n\
                  Main operation mode:\n-c, --create: create a new archive"
             ),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn unindented_names_with_a_description_column_and_a_boxed_warning() {
+        let text = "There are some problems with the CLI configuration:
+╷
+│ Warning: Unable to open CLI configuration file
+│
+│ The CLI configuration file at \"/root/.terraformrc\" does not exist.
+╵
+
+Usage: node [options] [ script.js ] [arguments]
+
+Options:
+  -c, --check                 syntax check script without executing
+  -e, --eval script           evaluate script
+  -h, --help                  print node command line options
+
+Environment variables:
+FORCE_COLOR                 when set to 'true', 1, 2, 3, or an
+                            empty string causes NO_COLOR and
+                            NODE_DISABLE_COLORS to be ignored.
+NO_COLOR                    Alias for NODE_DISABLE_COLORS
+NODE_NO_WARNINGS            set to 1 to silence process warnings
+
+Documentation can be found at https://nodejs.org/
+";
+        let o = crate::reduce::structured::feed(Box::<Help>::default(), text, 0).unwrap();
+        let t = o.lines.join("\n");
+        assert!(t.contains("\nWarning: Unable to open CLI configuration file\nThe CLI configuration file at \"/root/.terraformrc\" does not exist.\n"), "{t}");
+        assert!(!t.contains('│') && !t.contains('╷'), "{t}");
+        assert!(t.contains("FORCE_COLOR: when set to 'true', 1, 2, 3, or an empty string causes NO_COLOR and NODE_DISABLE_COLORS to be ignored.\n"), "{t}");
+        assert!(t.contains("NO_COLOR: Alias for NODE_DISABLE_COLORS\nNODE_NO_WARNINGS: set to 1 to silence process warnings"), "{t}");
+        assert!(
+            t.contains("Documentation can be found at https://nodejs.org/"),
             "{t}"
         );
     }
