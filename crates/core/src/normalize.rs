@@ -390,6 +390,9 @@ fn role(p: &shell::Pipeline) -> Role {
     }
     match a0 {
         "echo" | "printf" => Role::Substantive,
+        // a loop's or a case's header prints nothing (`for f in *.ts`, `case $x in`); the
+        // commands in the loop's body are judged on their own
+        "for" | "case" if argv.len() >= 3 => Role::Setup,
         "command" | "type" | "which" if quiet_redirect => Role::Setup,
         "git" if argv.get(1).is_some_and(|s| s == "add") => Role::Setup,
         // `python -m venv .venv` prints nothing

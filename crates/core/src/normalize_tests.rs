@@ -91,6 +91,12 @@ fn skips_setup_segments() {
         n("mkdir -p out && cd out && cmake ..").argv,
         argv(&["cmake", ".."])
     );
+    // a loop writing files prints nothing; one that prints is a command of its own
+    assert_eq!(
+        n("for i in 1 2; do printf 'x' > m$i.c; done && make -k").argv,
+        argv(&["make", "-k"])
+    );
+    assert!(n("for f in *.ts; do echo $f; done && npx tsc").compound);
     assert_eq!(
         n("cd x && git add -A && git status --short").argv,
         argv(&["git", "status", "--short"])
