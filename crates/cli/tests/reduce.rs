@@ -99,6 +99,43 @@ fn reduce_reads_stdin_and_applies_failure_retention() {
 }
 
 #[test]
+fn a_cut_output_of_blocks_that_come_again_is_shown_whole_folded() {
+    // the traceback Python 3.11 prints for two functions calling each other past the
+    // recursion limit: one block of frames, forty times; nothing of it needs cutting
+    let sb = Sandbox::new();
+    let mut input = String::from(
+        "Traceback (most recent call last):\n  File \"/tmp/rec.py\", line 7, in <module>\n    f(0)\n",
+    );
+    for _ in 0..40 {
+        input.push_str(
+            "  File \"/tmp/rec.py\", line 4, in f\n    return g(n+1)\n           ^^^^^^\n",
+        );
+        input.push_str(
+            "  File \"/tmp/rec.py\", line 6, in g\n    return f(n+1)\n           ^^^^^^\n",
+        );
+    }
+    input.push_str("RecursionError: maximum recursion depth exceeded\n");
+    let out = sb
+        .cmd()
+        .args([
+            "reduce",
+            "--source-command",
+            "python3 rec.py",
+            "--exit-code",
+            "1",
+        ])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("... the 6 lines above again 39 times, the same ...\nRecursionError: maximum recursion depth exceeded"),
+        "{text}"
+    );
+    assert!(!text.contains("omitted"), "{text}");
+}
+
+#[test]
 fn reduce_reads_a_file_and_reports_a_missing_one() {
     let sb = Sandbox::new();
     sb.write("work/out.txt", "hello\n");

@@ -903,14 +903,10 @@ impl<'p> Session<'p> {
         let mut whole = false;
         if s.collapse_similar {
             crate::reduce::blocks::fold_body(&mut body, s.fold);
-            // lines were cut to fit, among them error lines seen before (`(+N similar later,
-            // not shown)`): every line, with the blocks that come again folded, may read
-            // fewer tokens still (a retry loop's tracebacks); then nothing is cut
-            if body.omitted > 0
-                && body.later_repeats > 0
-                && !use_keep
-                && self.raw.bytes <= WHOLE_FOLD_BYTES
-            {
+            // lines were cut to fit: every line, with the blocks that come again folded, may
+            // read fewer tokens still (a retry loop's tracebacks, a recursion's frames); then
+            // nothing is cut
+            if body.omitted > 0 && !use_keep && self.raw.bytes <= WHOLE_FOLD_BYTES {
                 if let Some(all) = self.every_line_folded() {
                     let size = |b: &Body| tokens::estimate(&b.lines.join("\n"));
                     if size(&all) < size(&body) {
