@@ -243,7 +243,9 @@ fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usiz
             differ.join(" ")
         };
         chars += text.len() + 3;
-        if !fits || chars > MAX_LISTED {
+        // repeats that are all "the same" list nothing: any number of them is one marker
+        let lists = !differ.is_empty() || said.iter().any(|w| w != SAME);
+        if !fits || chars > MAX_LISTED && lists {
             break;
         }
         times |= timed_here;
@@ -454,6 +456,17 @@ mod tests {
                 "b c",
                 "d",
                 "... the 3 lines above again 49 times, the same ..."
+            ]
+        );
+        // a recursion's frames (Java's StackOverflowError prints 1,024): however many repeats
+        // that list nothing, one marker
+        let frames = "\tat Main.g(Main.java:3)\n\tat Main.f(Main.java:2)\n".repeat(512);
+        assert_eq!(
+            fold_blocks(lines(&frames), FOLD).0,
+            vec![
+                "\tat Main.g(Main.java:3)",
+                "\tat Main.f(Main.java:2)",
+                "... the 2 lines above again 511 times, the same ..."
             ]
         );
         let timed = "10:00:01 a\nb c\n"
