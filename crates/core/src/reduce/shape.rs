@@ -55,8 +55,8 @@ pub fn shape(line: &str, fold: Fold) -> u64 {
 }
 
 /// The end of the token starting at `i` that `shape` folds into one placeholder, if any:
-/// a number (digits with decimal points), a hash (≥7 hex chars mixing digits and letters),
-/// or with `paths`, a whitespace-delimited token holding a `/`.
+/// a number (digits with decimal points), a hash (≥7 hex chars mixing digits and letters,
+/// or `0x` and hex digits), or with `paths`, a whitespace-delimited token holding a `/`.
 #[inline(always)]
 fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
     let c = b[i];
@@ -73,6 +73,18 @@ fn folded_token(b: &[u8], i: usize, fold: Fold) -> Option<(u8, usize)> {
     let hash_start = fold.hashes
         && c.is_ascii_hexdigit()
         && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
+    // `0x7f87382d85d0`: an address or a hex number, as a hash
+    if c == b'0' && hash_start && matches!(b.get(i + 1), Some(b'x' | b'X')) {
+        let end = i
+            + 2
+            + b[i + 2..]
+                .iter()
+                .take_while(|x| x.is_ascii_hexdigit())
+                .count();
+        if end > i + 2 && b.get(end).is_none_or(|x| !x.is_ascii_alphanumeric()) {
+            return Some((3, end));
+        }
+    }
     if c.is_ascii_digit() {
         let mut j = i + 1;
         while j < b.len() && b[j].is_ascii_digit() {
@@ -301,6 +313,14 @@ mod tests {
     fn folds_hashes() {
         let f = Fold::default();
         assert!(same("commit 3f2a9c1d", "commit 9b8e7d6c", f));
+        // an address: `0x` and hex digits, as long as it comes
+        let (x, y) = (
+            "where count = <app.Cart object at 0x7f87382d85d0>.count",
+            "where count = <app.Cart object at 0x7f8736e7599>.count",
+        );
+        assert!(same(x, y, f));
+        assert!(same_shape(x, y, f));
+        assert!(!same("at 0x7f8 ok", "at 0xzz ok", f));
         // a hash that starts with digits is a hash, not a number and a word
         assert!(same("id 1234567abc ok", "id 7654321fed ok", f));
         assert!(!same("id 1234567abc ok", "id 1234567 ok", f));

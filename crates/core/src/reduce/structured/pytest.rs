@@ -475,6 +475,42 @@ mod tests {
     }
 
     #[test]
+    fn a_test_failing_alike_for_many_parameters_is_one_block_and_nothing_is_cut() {
+        let mut text = String::from(
+            "============================= test session starts ==============================\n\
+             collected 90 items\n\n\
+             tests/test_many.py FFFF                                                   [100%]\n\n\
+             =================================== FAILURES ===================================\n",
+        );
+        for n in 0..90 {
+            text.push_str(&format!(
+                "____________________________ test_count_grows[{n}] _____________________________\n\n\
+                 n = {n}\n\n    def test_count_grows(n):\n>       assert count() == n\n\
+                 E       assert {} == {n}\n\
+                 E        +  where count = <app.cart.Cart object at 0x7f1eb{:07x}>.count\n\n\
+                 tests/test_many.py:9: AssertionError\n",
+                n + 1,
+                n * 4099
+            ));
+        }
+        text.push_str(
+            "============================== 90 failed in 0.21s ==============================\n",
+        );
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(out.omitted, 0, "{t}");
+        assert!(!t.contains("listed because lines were cut"), "{t}");
+        assert!(t.contains("E       assert 1 == 0\n"), "{t}");
+        // the repeats' own words: the parameter, the values, the address
+        assert!(
+            t.contains("test_count_grows[1] 1 2 1 0x7f1eb0001003>.count |"),
+            "{t}"
+        );
+        assert!(t.contains("test_count_grows[89] 89 90 89 0x7f1eb"), "{t}");
+        assert!(t.lines().count() < 40, "{t}");
+    }
+
+    #[test]
     fn failures_kept_noise_dropped() {
         let text =
             "============================= test session starts ==============================

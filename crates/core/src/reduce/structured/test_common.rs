@@ -12,7 +12,9 @@
 use std::collections::VecDeque;
 
 use super::StructuredOutput;
+use crate::reduce::blocks::fold_blocks;
 use crate::reduce::render::omission_marker;
+use crate::reduce::shape::Fold;
 use crate::reduce::text::clip_line;
 
 /// Kept lines held from the start of the output.
@@ -37,6 +39,8 @@ pub struct Cx {
     /// (so every failing test's name survives a very long run).
     failures: Vec<String>,
     failures_more: u64,
+    /// Folding the held head's blocks no longer makes room (see [`Cx::keep`]).
+    head_folded_out: bool,
 }
 
 /// A banner drawn to the terminal's width (`====== FAILURES ======`, `____ test_x ____`,
@@ -91,6 +95,17 @@ impl Cx {
         if self.head.len() < HEAD {
             self.head.push(l);
             return;
+        }
+        // the head is full: blocks of it that come again (a test with parameters failing
+        // alike for each) are said once, which may leave room for the rest uncut
+        if !self.head_folded_out {
+            let before = self.head.len();
+            self.head = fold_blocks(std::mem::take(&mut self.head), Fold::default()).0;
+            self.head_folded_out = before - self.head.len() < HEAD / 8;
+            if self.head.len() < HEAD {
+                self.head.push(l);
+                return;
+            }
         }
         self.tail.push_back(l);
         if self.tail.len() > TAIL {
@@ -214,7 +229,13 @@ impl Cx {
         }
         Some(StructuredOutput {
             name,
-            lines: super::coverage::fold_coverage_tables(lines),
+            // a coverage table's rows fold first; then blocks that come again are said
+            // once, with what differs in each repeat
+            lines: fold_blocks(
+                super::coverage::fold_coverage_tables(lines),
+                Fold::default(),
+            )
+            .0,
             facts: self.facts,
             omitted: self.omitted,
             filtered: self.filtered,

@@ -640,12 +640,9 @@ impl Structured for Xunit {
             Kind::Ctest => "ctest",
         };
         // the lines kept because they are not the runner's own (a Spring application's
-        // log: its connection pools shut down one by one) may come again block by block,
-        // and stamp one date on every line
+        // log: its connection pools shut down one by one) may come again block by block
+        // (`Cx::finish` folds them), and stamp one date on every line
         let mut out = me.cx.finish(name)?;
-        out.lines =
-            crate::reduce::blocks::fold_blocks(std::mem::take(&mut out.lines), Default::default())
-                .0;
         if let Some(lines) = crate::reduce::dates::factor_date(&out.lines) {
             out.lines = lines;
         }
