@@ -135,6 +135,77 @@ fn a_cut_output_of_blocks_that_come_again_is_shown_whole_folded() {
     assert!(!text.contains("omitted"), "{text}");
 }
 
+/// `make -k` of three files that fail alike (real gcc 12 output, 2026-11-28).
+const MAKE_K_ALIKE: &str = "gcc -Wall -c m1.c -o m1.o
+m1.c: In function ‘f1’:
+m1.c:1:23: error: ‘x1’ undeclared (first use in this function); did you mean ‘f1’?
+    1 | int f1(void) { return x1; }
+      |                       ^~
+      |                       f1
+m1.c:1:23: note: each undeclared identifier is reported only once for each function it appears in
+m1.c: In function ‘g1’:
+m1.c:2:17: warning: implicit declaration of function ‘undefined_fn’ [-Wimplicit-function-declaration]
+    2 | void g1(void) { undefined_fn(); }
+      |                 ^~~~~~~~~~~~
+m1.c: In function ‘f1’:
+m1.c:1:27: warning: control reaches end of non-void function [-Wreturn-type]
+    1 | int f1(void) { return x1; }
+      |                           ^
+make: *** [Makefile:3: m1.o] Error 1
+gcc -Wall -c m2.c -o m2.o
+m2.c: In function ‘f2’:
+m2.c:1:23: error: ‘x2’ undeclared (first use in this function); did you mean ‘f2’?
+    1 | int f2(void) { return x2; }
+      |                       ^~
+      |                       f2
+m2.c:1:23: note: each undeclared identifier is reported only once for each function it appears in
+m2.c: In function ‘g2’:
+m2.c:2:17: warning: implicit declaration of function ‘undefined_fn’ [-Wimplicit-function-declaration]
+    2 | void g2(void) { undefined_fn(); }
+      |                 ^~~~~~~~~~~~
+m2.c: In function ‘f2’:
+m2.c:1:27: warning: control reaches end of non-void function [-Wreturn-type]
+    1 | int f2(void) { return x2; }
+      |                           ^
+make: *** [Makefile:3: m2.o] Error 1
+gcc -Wall -c m3.c -o m3.o
+m3.c: In function ‘f3’:
+m3.c:1:23: error: ‘x3’ undeclared (first use in this function); did you mean ‘f3’?
+    1 | int f3(void) { return x3; }
+      |                       ^~
+      |                       f3
+m3.c:1:23: note: each undeclared identifier is reported only once for each function it appears in
+m3.c: In function ‘g3’:
+m3.c:2:17: warning: implicit declaration of function ‘undefined_fn’ [-Wimplicit-function-declaration]
+    2 | void g3(void) { undefined_fn(); }
+      |                 ^~~~~~~~~~~~
+m3.c: In function ‘f3’:
+m3.c:1:27: warning: control reaches end of non-void function [-Wreturn-type]
+    1 | int f3(void) { return x3; }
+      |                           ^
+make: *** [Makefile:3: m3.o] Error 1
+make: Target 'all' not remade because of errors.
+";
+
+#[test]
+fn a_rule_that_keeps_like_lines_apart_still_says_a_block_that_comes_again_once() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args(["reduce", "--source-command", "make -k", "--exit-code", "2"])
+        .write_stdin(MAKE_K_ALIKE)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("make: *** [Makefile:3: m1.o] Error 1\n... the 16 lines above again 2 times; what differs: m2.c m2.o"), "{text}");
+    assert!(text.contains("| m3.c m3.o"), "{text}");
+    assert!(
+        text.contains("make: Target 'all' not remade because of errors."),
+        "{text}"
+    );
+    assert!(!text.contains("gcc -Wall -c m2.c"), "{text}");
+}
+
 #[test]
 fn reduce_reads_a_file_and_reports_a_missing_one() {
     let sb = Sandbox::new();

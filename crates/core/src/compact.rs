@@ -901,6 +901,12 @@ impl<'p> Session<'p> {
             };
         let mut body = render_track(track, head, tail, s.trim_edges);
         let mut whole = false;
+        if !s.collapse_similar && !plan.no_omit {
+            // a rule that keeps like lines apart still says once a block of unlike lines that
+            // comes again, with the words that differ in each repeat (`make -k` compiling
+            // files that fail alike)
+            crate::reduce::blocks::fold_body(&mut body, s.fold);
+        }
         if s.collapse_similar {
             crate::reduce::blocks::fold_body(&mut body, s.fold);
             // lines were cut to fit: every line, with the blocks that come again folded, may
