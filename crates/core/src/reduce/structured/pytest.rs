@@ -508,6 +508,25 @@ mod tests {
         );
         assert!(t.contains("test_count_grows[89] 89 90 89 0x7f1eb"), "{t}");
         assert!(t.lines().count() < 40, "{t}");
+
+        // thousands of them: folding makes no room for all, and the output stays about the
+        // size of the cut it would have been (each marker lists up to 2,000 characters)
+        let mut many = String::from("collected 3000 items\n\n=================================== FAILURES ===================================\n");
+        for n in 0..3000 {
+            many.push_str(&format!(
+                "____________________________ test_count_grows[{n}] _____________________________\n\n\
+                 n = {n}\n\n>       assert count() == n\nE       assert {} == {n}\n\n\
+                 tests/test_many.py:9: AssertionError\n",
+                n + 1
+            ));
+        }
+        many.push_str(
+            "============================== 3000 failed in 2.10s ==============================\n",
+        );
+        let out = run(&many).unwrap();
+        let bytes: usize = out.lines.iter().map(|l| l.len() + 1).sum();
+        assert!(out.omitted > 0);
+        assert!(bytes < 24 << 10, "{bytes} bytes");
     }
 
     #[test]

@@ -23,6 +23,11 @@ pub const HEAD: usize = 400;
 pub const TAIL: usize = 150;
 /// Longest kept line.
 const MAX_LINE: usize = 1000;
+/// The held head's size past which its blocks are not folded again to make room: a few
+/// markers. Past it, more folding would describe more failures in markers of up to 2,000
+/// characters each, and an output that is cut anyway would come out larger than the cut
+/// alone (20,000 alike failures: 14,137 tokens against 6,442).
+const HEAD_BYTES: usize = 6 << 10;
 
 /// What a runner dialect does with the lines it sees.
 #[derive(Debug, Default)]
@@ -101,7 +106,9 @@ impl Cx {
         if !self.head_folded_out {
             let before = self.head.len();
             self.head = fold_blocks(std::mem::take(&mut self.head), Fold::default()).0;
-            self.head_folded_out = before - self.head.len() < HEAD / 8;
+            // folding again only while it makes room and the head is small (see HEAD_BYTES)
+            let bytes: usize = self.head.iter().map(String::len).sum();
+            self.head_folded_out = before - self.head.len() < HEAD / 8 || bytes > HEAD_BYTES;
             if self.head.len() < HEAD {
                 self.head.push(l);
                 return;
