@@ -53,6 +53,8 @@ pub struct CargoTest {
     binaries: Vec<(String, [u64; 4])>,
     /// Tests left out by a name filter, over every libtest binary.
     filtered_out: u64,
+    /// The line before was `running N tests` or a line of `cargo test -q`'s marks.
+    marks_may_follow: bool,
 }
 
 /// A line of `cargo test -q`'s marks: `....i..F` or `........ 88/200`.
@@ -280,6 +282,7 @@ impl CargoTest {
 
 impl Structured for CargoTest {
     fn push(&mut self, line: &str) {
+        let marks_may_follow = std::mem::take(&mut self.marks_may_follow);
         // nextest indents captured output by four spaces
         let t = if self.in_capture {
             line.strip_prefix("    ").unwrap_or(line)
@@ -414,12 +417,15 @@ impl Structured for CargoTest {
         if s.starts_with("running ") && (s.ends_with(" tests") || s.ends_with(" test")) {
             self.cx.seen();
             self.cx.drop(1);
+            self.marks_may_follow = true;
             return;
         }
         // `cargo test -q`: a mark per test (`.` passed, `i` ignored, `F` failed: its name and
-        // output follow under `failures:`), 88 to a line with the count so far
-        if is_terse_progress(s) {
+        // output follow under `failures:`), 88 to a line with the count so far, right under
+        // `running N tests` (a test's own output of dots, further on, stays)
+        if marks_may_follow && is_terse_progress(s) {
             self.cx.drop(1);
+            self.marks_may_follow = true;
             return;
         }
         if let Some(rest) = t.strip_prefix("test ") {
@@ -631,6 +637,25 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 14 filtered out; fin
             "test result: ok. 2 passed; 0 failed; 0 ignored; 38 filtered out (all 2 test binaries ok)\n\
              per test binary (2):\n  tests: 2 passed, 14 filtered out\n  1 more binary ran no tests (24 filtered out)"
         );
+        // a test's own output of dots is no mark
+        let failing = "
+running 1 test
+F
+failures:
+
+---- t stdout ----
+...
+thread 't' panicked at src/lib.rs:3:5:
+boom
+
+failures:
+    t
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+        let t = run(failing, false).lines.join("\n");
+        assert!(t.contains("---- t stdout ----\n...\n"), "{t}");
+        assert!(!t.contains("\nF\n"), "{t}");
         assert!(is_terse_progress("....i..F"));
         assert!(is_terse_progress("........ 88/200"));
         assert!(!is_terse_progress("... 3 more"));
