@@ -901,14 +901,13 @@ impl<'p> Session<'p> {
             };
         let mut body = render_track(track, head, tail, s.trim_edges);
         let mut whole = false;
-        if !s.collapse_similar && !plan.no_omit {
-            // a rule that keeps like lines apart still says once a block of unlike lines that
-            // comes again, with the words that differ in each repeat (`make -k` compiling
-            // files that fail alike)
+        // a block of unlike lines that comes again is said once, with the words that differ
+        // in each repeat; a rule that keeps like lines apart too (`make -k` compiling files
+        // that fail alike), unless nothing may be folded
+        if s.collapse_similar || !plan.no_omit {
             crate::reduce::blocks::fold_body(&mut body, s.fold);
         }
         if s.collapse_similar {
-            crate::reduce::blocks::fold_body(&mut body, s.fold);
             // lines were cut to fit: every line, with the blocks that come again folded, may
             // read fewer tokens still (a retry loop's tracebacks, a recursion's frames); then
             // nothing is cut

@@ -262,8 +262,8 @@ fn repeats(diags: &[Diag]) -> Repeats {
         let first = names(f);
         let mut vary = vec![false; first.len()];
         for &j in later {
-            for (k, name) in names(j).iter().enumerate() {
-                vary[k] |= first[k] != *name;
+            for (v, (a, b)) in vary.iter_mut().zip(first.iter().zip(names(j))) {
+                *v |= *a != b;
             }
         }
         if vary.contains(&true) {
@@ -464,7 +464,9 @@ impl Structured for Cargo {
                                 .iter()
                                 .filter_map(|j| {
                                     let d = &self.diags[*j];
-                                    let (_, names) = name_template(&d.lines[0], Some(vary))?;
+                                    let names = name_template(&d.lines[0], Some(vary))
+                                        .map(|(_, names)| names)
+                                        .unwrap_or_default();
                                     Some((names, location(d)?))
                                 })
                                 .collect();
