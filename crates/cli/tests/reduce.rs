@@ -613,3 +613,136 @@ fn a_long_line_of_words_stays_whole_and_a_blob_is_clipped() {
     assert!(text.contains("chars clipped]"), "{text}");
     assert!(!text.contains(&blob), "{text}");
 }
+
+/// `git diff` with context hidden: every shown line sits at the line number its header
+/// gives, in the old file (context and `-` lines) and in the new one (context and `+`
+/// lines), checked against the files themselves.
+#[test]
+fn a_reduced_git_diff_keeps_every_line_at_its_number() {
+    let sb = Sandbox::new();
+    let w = sb.work();
+    git(&w, &["init", "-q"]);
+    let numbered = |n: usize| (1..=n).map(|i| format!("line {i}\n")).collect::<String>();
+    for k in 0..6 {
+        sb.write(&format!("work/f{k}.txt"), &numbered(60));
+    }
+    sb.write("work/tail.txt", "a\nb\nc\nd\ne\nf\ng");
+    git(&w, &["add", "."]);
+    git(
+        &w,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "one",
+        ],
+    );
+    let old: Vec<String> = (0..6).map(|_| numbered(60)).collect();
+    for (k, text) in old.iter().enumerate() {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        // changes 6, 3 and 12 lines apart (one hunk each with git's 3 lines of context),
+        // lines added at the top, lines removed at the end
+        for at in [5, 11, 14, 26, 40 + k] {
+            lines[at] = format!("changed {at}");
+        }
+        lines.insert(0, format!("new first {k}"));
+        lines.truncate(57);
+        sb.write(&format!("work/f{k}.txt"), &(lines.join("\n") + "\n"));
+    }
+    sb.write("work/tail.txt", "a\nb\nc\nd\ne\nF\ng");
+    let diff = std::process::Command::new("git")
+        .args(["diff"])
+        .current_dir(&w)
+        .output()
+        .unwrap()
+        .stdout;
+    let raw = sb.write("diff.txt", std::str::from_utf8(&diff).unwrap());
+    let out = sb
+        .cmd()
+        .args(["reduce", "--no-stats", "--source-command", "git diff"])
+        .arg(&raw)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() < diff.len(), "the diff was reduced:\n{text}");
+    let mut file = String::new();
+    let (mut old_at, mut new_at) = (0usize, 0usize);
+    let mut checked = 0;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("diff --git a/") {
+            file = rest.split(' ').next().unwrap().to_string();
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("@@ -") {
+            let (o, rest) = rest.split_once(" +").unwrap();
+            let n = rest.split_once(" @@").unwrap().0;
+            let start = |r: &str| {
+                let (s, c) = r.split_once(',').unwrap_or((r, "1"));
+                let s: usize = s.parse().unwrap();
+                if c == "0" {
+                    s + 1
+                } else {
+                    s
+                }
+            };
+            (old_at, new_at) = (start(o), start(n));
+            continue;
+        }
+        if file.is_empty() || !matches!(line.chars().next(), Some('-' | '+' | ' ')) {
+            continue;
+        }
+        let old_text = git_show(&w, &file);
+        let new_text = std::fs::read_to_string(w.join(&file)).unwrap();
+        let nth = |t: &str, i: usize| t.lines().nth(i - 1).map(str::to_string);
+        match line.chars().next() {
+            Some('-') if !line.starts_with("---") => {
+                assert_eq!(
+                    nth(&old_text, old_at).as_deref(),
+                    Some(&line[1..]),
+                    "{file} old {old_at}:\n{text}"
+                );
+                old_at += 1;
+            }
+            Some('+') => {
+                assert_eq!(
+                    nth(&new_text, new_at).as_deref(),
+                    Some(&line[1..]),
+                    "{file} new {new_at}:\n{text}"
+                );
+                new_at += 1;
+            }
+            Some(' ') => {
+                assert_eq!(
+                    nth(&old_text, old_at).as_deref(),
+                    Some(&line[1..]),
+                    "{file} old {old_at}:\n{text}"
+                );
+                assert_eq!(
+                    nth(&new_text, new_at).as_deref(),
+                    Some(&line[1..]),
+                    "{file} new {new_at}:\n{text}"
+                );
+                (old_at, new_at) = (old_at + 1, new_at + 1);
+            }
+            _ => continue,
+        }
+        checked += 1;
+    }
+    assert!(checked > 60, "{checked} lines checked:\n{text}");
+    assert!(
+        text.contains("@@ -26,3 +27,3 @@"),
+        "a run of its own:\n{text}"
+    );
+}
+
+fn git_show(dir: &std::path::Path, file: &str) -> String {
+    let out = std::process::Command::new("git")
+        .args(["show", &format!("HEAD:{file}")])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}

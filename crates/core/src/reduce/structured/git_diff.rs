@@ -2,7 +2,10 @@
 //!
 //! Keeps every file name, every hunk header (line numbers and function context) and
 //! every added or removed line; unchanged context shrinks to one line on each side of a
-//! change, and the number of hidden context lines is counted. A hunk's body ends where
+//! change, and the number of hidden context lines is counted. Where context is hidden, the
+//! hunk is told as `git diff -U1` would: each run of shown lines gets its own header with
+//! its exact line numbers (the first keeps the hunk's function context), so a line's
+//! number can be counted from its header as in the raw diff. A hunk's body ends where
 //! its header's line counts say, so the `--- `/`+++ ` pairs of plain `diff -u` output
 //! start the next file (shown without the files' modification times). Lockfiles and
 //! minified or generated files are clipped to their first changed lines, saying how
@@ -59,8 +62,8 @@ pub struct DiffReducer {
     pub lines: Vec<String>,
     file: Option<FileState>,
     in_hunk: bool,
-    /// The last context line, held back in case a change follows.
-    held: Option<String>,
+    /// The last context line, held back in case a change follows, with its place.
+    held: Option<(String, (u64, u64))>,
     /// Context lines to show after a change.
     after_change: u8,
     pub context_hidden: u64,
@@ -80,6 +83,33 @@ pub struct DiffReducer {
     /// The current file's last hunk has ended by its count.
     hunk_done: bool,
     binary_patch: bool,
+    /// The current hunk's header, its old and new start and count, and its function
+    /// context (`None`: a combined diff's `@@@`, told as it came).
+    hunk: Option<Hunk>,
+    /// The old and new line numbers the next body line of the hunk takes.
+    next: (u64, u64),
+    /// The run of shown lines being written, under the header at `lines[group.at]`.
+    group: Option<Group>,
+}
+
+/// A hunk header's start line and line count on one side.
+type Range = (u64, u64);
+
+struct Hunk {
+    old: Range,
+    new: Range,
+    context: String,
+    /// Changed lines of this hunk were clipped (a lockfile's, a deleted file's).
+    clipped: bool,
+}
+
+/// Shown lines of a hunk that follow each other in the file: one header tells them.
+struct Group {
+    at: usize,
+    start: (u64, u64),
+    end: (u64, u64),
+    /// The first run of the hunk: it keeps the function context.
+    first: bool,
 }
 
 impl DiffReducer {
@@ -136,6 +166,21 @@ impl DiffReducer {
             self.held = None;
             self.after_change = 0;
             self.recognized += 1;
+            self.hunk = hunk_ranges(line).map(|(old, new, context)| Hunk {
+                old,
+                new,
+                context: context.to_string(),
+                clipped: false,
+            });
+            if let Some(h) = &self.hunk {
+                self.next = (first_line(h.old), first_line(h.new));
+            }
+            self.group = Some(Group {
+                at: self.lines.len(),
+                start: self.next,
+                end: self.next,
+                first: true,
+            });
             self.lines.push(line.to_string());
             return true;
         }
@@ -187,6 +232,7 @@ impl DiffReducer {
             Some(b'+') | Some(b'-') => {
                 self.recognized += 1;
                 let added = line.starts_with('+');
+                let at = self.take_place(!added, added);
                 self.count_body_line(!added, added);
                 let Some(f) = &mut self.file else {
                     return false;
@@ -209,32 +255,37 @@ impl DiffReducer {
                     f.clipped += 1;
                     self.changed_clipped += 1;
                     self.held = None;
+                    if let Some(h) = &mut self.hunk {
+                        h.clipped = true;
+                    }
                     return true;
-                }
-                if let Some(h) = self.held.take() {
-                    self.lines.push(h);
                 }
                 f.shown += 1;
                 self.total_shown += 1;
-                self.lines.push(clip_line(line, LINE_CHARS).into_owned());
+                if let Some((h, held_at)) = self.held.take() {
+                    self.show(h, held_at, (true, true));
+                }
+                self.show(
+                    clip_line(line, LINE_CHARS).into_owned(),
+                    at,
+                    (!added, added),
+                );
                 self.after_change = 1;
                 true
             }
             Some(b' ') | None => {
                 self.recognized += 1;
+                let at = self.take_place(true, true);
                 self.count_body_line(true, true);
+                let line = clip_line(line, LINE_CHARS).into_owned();
                 if self.after_change > 0 {
                     self.after_change -= 1;
                     if self.file.as_ref().is_some_and(|f| f.clipped == 0) {
-                        self.lines.push(clip_line(line, LINE_CHARS).into_owned());
+                        self.show(line, at, (true, true));
                         return true;
                     }
                 }
-                if self
-                    .held
-                    .replace(clip_line(line, LINE_CHARS).into_owned())
-                    .is_some()
-                {
+                if self.held.replace((line, at)).is_some() {
                     self.context_hidden += 1;
                 }
                 true
@@ -255,6 +306,68 @@ impl DiffReducer {
         self.in_hunk
     }
 
+    /// The old and new line numbers of a body line taken from the old and/or new side.
+    fn take_place(&mut self, old: bool, new: bool) -> (u64, u64) {
+        let at = self.next;
+        self.next.0 += u64::from(old);
+        self.next.1 += u64::from(new);
+        at
+    }
+
+    /// Write a hunk's body line that stays, at its place in the old and new file: a line
+    /// that does not follow the last one shown starts a run under a header of its own.
+    fn show(&mut self, line: String, at: (u64, u64), sides: (bool, bool)) {
+        if self.hunk.is_some() {
+            match &mut self.group {
+                Some(g) if g.end == at => {}
+                Some(g) if g.end == g.start && g.first => {
+                    // nothing shown under the hunk's header yet: it moves to this line
+                    g.start = at;
+                    g.end = at;
+                }
+                _ => {
+                    self.close_group();
+                    self.group = Some(Group {
+                        at: self.lines.len(),
+                        start: at,
+                        end: at,
+                        first: false,
+                    });
+                    self.lines.push(String::new());
+                }
+            }
+            if let Some(g) = &mut self.group {
+                g.end.0 += u64::from(sides.0);
+                g.end.1 += u64::from(sides.1);
+            }
+        }
+        self.lines.push(line);
+    }
+
+    /// Give the run of shown lines its header: the hunk's own when the run is the whole
+    /// hunk, nothing of it was shown, or it starts the hunk and the rest was clipped (the
+    /// file's marker counts those lines), else `@@ -a,b +c,d @@` for the run.
+    fn close_group(&mut self) {
+        let (Some(g), Some(h)) = (self.group.take(), &self.hunk) else {
+            return;
+        };
+        let old = (g.start.0, g.end.0 - g.start.0);
+        let new = (g.start.1, g.end.1 - g.start.1);
+        let starts = (old.0, new.0) == (first_line(h.old), first_line(h.new));
+        let whole = starts && (old.1, new.1) == (h.old.1, h.new.1);
+        if g.end == g.start || whole || (starts && g.first && h.clipped) {
+            // the hunk's header, written when it was read
+            return;
+        }
+        let side = |(start, count): (u64, u64)| match count {
+            0 => format!("{},0", start.saturating_sub(1)),
+            1 => start.to_string(),
+            n => format!("{start},{n}"),
+        };
+        let context = if g.first { h.context.as_str() } else { "" };
+        self.lines[g.at] = format!("@@ -{} +{} @@{context}", side(old), side(new));
+    }
+
     /// One line of a hunk's body taken from its old and/or new side; the body ends when
     /// both sides are used up.
     fn count_body_line(&mut self, old: bool, new: bool) {
@@ -270,6 +383,7 @@ impl DiffReducer {
     }
 
     fn flush_context_count(&mut self) {
+        self.close_group();
         if self.held.take().is_some() {
             self.context_hidden += 1;
         }
@@ -322,6 +436,22 @@ impl DiffReducer {
     }
 }
 
+/// The old and new start and count of a hunk header `@@ -a,b +c,d @@ context` (a count
+/// left out is 1), and its function context (with the space before it); None for
+/// anything else (a combined diff's `@@@ … @@@`).
+fn hunk_ranges(line: &str) -> Option<(Range, Range, &str)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let (new, context) = rest.split_once(" @@")?;
+    let range = |r: &str| -> Option<Range> {
+        match r.split_once(',') {
+            Some((s, n)) => Some((s.parse().ok()?, n.parse().ok()?)),
+            None => Some((r.parse().ok()?, 1)),
+        }
+    };
+    Some((range(old)?, range(new)?, context))
+}
+
 /// `--- a/x.txt<TAB>2026-11-27 02:00:48.66 +0000` → `--- a/x.txt`: diff's header names a
 /// file, then its modification time after a tab.
 fn without_time(line: &str) -> &str {
@@ -331,14 +461,12 @@ fn without_time(line: &str) -> &str {
 /// The old and new line counts of a hunk header `@@ -a,b +c,d @@` (a count left out is
 /// 1); None for anything else (a combined diff's `@@@ … @@@`).
 fn hunk_counts(line: &str) -> Option<(u64, u64)> {
-    let rest = line.strip_prefix("@@ -")?;
-    let (old, rest) = rest.split_once(" +")?;
-    let (new, _) = rest.split_once(" @@")?;
-    let count = |r: &str| match r.split_once(',') {
-        Some((_, n)) => n.parse().ok(),
-        None => r.parse::<u64>().ok().map(|_| 1),
-    };
-    Some((count(old)?, count(new)?))
+    hunk_ranges(line).map(|(old, new, _)| (old.1, new.1))
+}
+
+/// The number of a range's first line: a count of 0 names the line before the range.
+fn first_line((start, count): Range) -> u64 {
+    start + u64::from(count == 0)
 }
 
 fn path_from_git_header(rest: &str) -> String {
@@ -442,7 +570,8 @@ index 0000000..3333333
         assert_eq!(out.facts[0], ("changed file".to_string(), 2), "{t}");
         assert_eq!(out.facts[2], ("added line".to_string(), 2), "{t}");
         assert_eq!(out.facts[3], ("removed line".to_string(), 2), "{t}");
-        assert!(t.contains("--- a/one.py:before\n+++ a/one.py:after\n@@ -1,3 +1,3 @@\n--- x\n+import os\n keep\n"), "{t}");
+        // the second context line is hidden: the header counts the lines shown
+        assert!(t.contains("--- a/one.py:before\n+++ a/one.py:after\n@@ -1,2 +1,2 @@\n--- x\n+import os\n keep\n"), "{t}");
         assert!(
             t.contains("\n--- a/two.py:before\n+++ a/two.py:after\n@@ -1 +1 @@\n-old\n+new"),
             "{t}"
@@ -461,7 +590,8 @@ index 0000000..3333333
         }
         let out = d.finish(0).unwrap();
         let t = out.lines.join("\n");
-        assert!(t.starts_with("diff --git a/src/a.rs b/src/a.rs\n@@ -1,7 +1,7 @@ fn main() {\n three\n-four\n+FOUR\n five"), "{t}");
+        // the header names the first line shown, keeping the function context
+        assert!(t.starts_with("diff --git a/src/a.rs b/src/a.rs\n@@ -3,3 +3,3 @@ fn main() {\n three\n-four\n+FOUR\n five\n"), "{t}");
         assert!(t.contains("diff --git a/new.txt b/new.txt\nnew file mode 100644\n@@ -0,0 +1,2 @@\n+hello\n+world"), "{t}");
         assert!(!t.contains("index ") && !t.contains("+++ b/"));
         assert_eq!(out.filtered, 4, "one, two, six, seven hidden");
@@ -474,6 +604,27 @@ index 0000000..3333333
                 ("removed line".into(), 1)
             ]
         );
+    }
+
+    #[test]
+    fn context_hidden_inside_a_hunk_starts_a_run_with_its_own_numbers() {
+        let mut text =
+            String::from("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,16 +2,17 @@ fn f() {\n");
+        for i in 2..=17 {
+            match i {
+                5 => text.push_str("-5\n+FIVE\n"),
+                11 => text.push_str("-11\n+ELEVEN\n+ELEVEN AND A HALF\n"),
+                _ => text.push_str(&format!(" {i}\n")),
+            }
+        }
+        let out = super::super::feed(Box::new(GitDiff::default()), &text, 0).unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(
+            t,
+            "diff --git a/f b/f\n@@ -4,3 +4,3 @@ fn f() {\n 4\n-5\n+FIVE\n 6\n\
+             @@ -10,3 +10,4 @@\n 10\n-11\n+ELEVEN\n+ELEVEN AND A HALF\n 12"
+        );
+        assert_eq!(out.filtered, 10, "2, 3, 7, 8, 9, 13 to 17");
     }
 
     #[test]
