@@ -63,13 +63,17 @@ fn fold_found_blocks(lines: Vec<String>, fold: Fold) -> (Vec<String>, u64) {
     let mut out = Vec::with_capacity(n);
     let mut folded = 0u64;
     let mut i = 0;
+    // where the lines shown as they are since the last marker start
+    let mut plain_from = 0;
     while i < n {
-        match best_block(&lines, &shapes, i) {
-            Some((period, repeats, marker)) => {
-                out.extend(lines[i..i + period].iter().cloned());
+        match best_block(&lines, &shapes, i, plain_from) {
+            Some((start, period, repeats, marker)) => {
+                out.truncate(out.len() - (i - start));
+                out.extend(lines[start..start + period].iter().cloned());
                 out.push(marker);
                 folded += (period * repeats) as u64;
-                i += period * (repeats + 1);
+                i = start + period * (repeats + 1);
+                plain_from = i;
             }
             None => {
                 out.push(lines[i].clone());
@@ -216,10 +220,71 @@ fn longest_run(shapes: &[u64], i: usize) -> Option<(usize, usize)> {
     best
 }
 
-/// The block starting at `i` that folds the most lines: its length, how many times it
-/// comes again, and the marker for those repeats.
-fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usize, String)> {
+/// The block starting at `i` that folds the most lines: where it starts, its length, how
+/// many times it comes again, and the marker for those repeats.
+///
+/// The first time a block is printed may differ in shape from its repeats in its first
+/// lines (`expected +0 to be 1`, then `expected 1 to be 2`): the block is then found a few
+/// lines into it, and shown from there it would start in the middle of one record and end
+/// in the next. So it starts earlier, at most back to `plain_from`, over the lines before
+/// `i` that have as many words as the line a block later, the same first word and most
+/// others the same (a blank line is never such a line): the marker lists what differs in
+/// them, as in the others.
+fn best_block(
+    lines: &[String],
+    shapes: &[u64],
+    i: usize,
+    plain_from: usize,
+) -> Option<(usize, usize, usize, String)> {
     let (period, repeats) = longest_run(shapes, i)?;
+    // as many words, most of them the same, the first one too; a marker only ever matches
+    // the very same marker (see `shapes`)
+    let marker = |l: &str| l.starts_with("... ") && l.ends_with(" ...");
+    let alike = |a: &str, b: &str| {
+        if marker(a) || marker(b) {
+            return false;
+        }
+        let (wa, wb) = (words(a).0, words(b).0);
+        let said = wa.iter().filter(|w| !w.is_empty()).count();
+        let differ = wa.iter().zip(&wb).filter(|(x, y)| x != y).count();
+        wa.len() == wb.len()
+            && wa.iter().find(|w| !w.is_empty()) == wb.iter().find(|w| !w.is_empty())
+            && differ * 2 < said
+    };
+    let mut back = 0;
+    while back + 1 < period
+        && i > plain_from + back
+        && alike(&lines[i - back - 1], &lines[i - back - 1 + period])
+    {
+        back += 1;
+    }
+    if back > 0 {
+        // the repeats, counted again from there: each like the first one
+        let start = i - back;
+        let first = &shapes[start + period..start + 2 * period];
+        let mut again = 1;
+        while (again + 2) * period <= MAX_SCAN
+            && start + (again + 2) * period <= shapes.len()
+            && shapes[start + (again + 1) * period..start + (again + 2) * period] == *first
+        {
+            again += 1;
+        }
+        if let Some((again, marker)) = block_marker(lines, start, period, again) {
+            return Some((start, period, again, marker));
+        }
+    }
+    let (repeats, marker) = block_marker(lines, i, period, repeats)?;
+    Some((i, period, repeats, marker))
+}
+
+/// The marker for the block of `period` lines at `i` and (at most) `repeats` repeats after
+/// it, by their words: how many repeats it stands for, and its text.
+fn block_marker(
+    lines: &[String],
+    i: usize,
+    period: usize,
+    repeats: usize,
+) -> Option<(usize, String)> {
     let first: Vec<Vec<String>> = lines[i..i + period].iter().map(|l| words(l).0).collect();
     let mut said: Vec<String> = Vec::new();
     let mut chars = 0;
@@ -279,7 +344,7 @@ fn best_block(lines: &[String], shapes: &[u64], i: usize) -> Option<(usize, usiz
             said.join(" | ")
         ),
     };
-    Some((period, repeats, marker))
+    Some((repeats, marker))
 }
 
 /// The same word said again in a repeat, maybe with other punctuation around it
@@ -348,6 +413,57 @@ mod tests {
             )
         );
         assert_eq!(out[4], "done");
+    }
+
+    #[test]
+    fn a_block_whose_first_showing_differs_in_shape_starts_where_its_first_showing_does() {
+        // vitest: the first failure's `+0` has a sign the others' numbers lack
+        let fail = |n: u32, got: &str| {
+            format!(
+                " FAIL  t.test.mjs > subtotal of {n} items\n\
+                 AssertionError: expected {got} to be {}\n\
+                 \n- Expected\n+ Received\n\n ❯ t.test.mjs:7:27\n\n",
+                n + 1
+            )
+        };
+        let mut text = String::from("Failed Tests 6\n\n");
+        text += &fail(0, "+0");
+        for n in 1..6 {
+            text += &fail(n, &n.to_string());
+        }
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(folded, 40, "{out:#?}");
+        assert_eq!(
+            out[2], " FAIL  t.test.mjs > subtotal of 0 items",
+            "{out:#?}"
+        );
+        assert_eq!(out[3], "AssertionError: expected +0 to be 1", "{out:#?}");
+        assert_eq!(
+            out[10],
+            "... the 8 lines above again 5 times; what differs: 1 1 2 | 2 2 3 | 3 3 4 | 4 4 5 | 5 5 6 ...",
+            "{out:#?}"
+        );
+        assert_eq!(out.len(), 11, "{out:#?}");
+    }
+
+    #[test]
+    fn a_block_never_reaches_back_into_an_unlike_line_of_as_many_words() {
+        // jest: the list's last line has as many words (and leading spaces) as the
+        // block's last line, and nothing else in common
+        let mut text = String::from("  ✕ subtotal of 5 items (1 ms)\n");
+        for n in 0..5 {
+            text += &format!(
+                "\n  ● subtotal of {n} items\n\n    Expected: {}\n    Received: {n}\n\n      at toBe (t.test.js:4:27)\n",
+                n + 1
+            );
+        }
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(folded, 28, "{out:#?}");
+        assert_eq!(
+            out[..3],
+            lines("  ✕ subtotal of 5 items (1 ms)\n\n  ● subtotal of 0 items")[..],
+            "{out:#?}"
+        );
     }
 
     #[test]
