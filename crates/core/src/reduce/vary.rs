@@ -8,7 +8,9 @@
 //! without a gap (`the number running 2…299`) or as the list of the words in between
 //! (`the part that differs: x2, x3, …`), up to [`MAX_LISTED`] characters. A run of
 //! error/warning lines may differ in up to [`MAX_PARTS`] words: the marker then lists those
-//! words of each line it stands for ([`Parts`]).
+//! words of each line it stands for ([`Parts`]), or, when each of those words holds a
+//! number one more than the line before's (`8 /proc/1/fd/8`, `9 /proc/1/fd/9`), says the
+//! range of each (`18…99, /proc/1/fd/18…99`), however long the run.
 
 /// Most characters of words listed for one run; past it only a counter is said.
 pub const MAX_LISTED: usize = 600;
@@ -38,9 +40,72 @@ pub const MAX_PARTS_LISTED: usize = 2000;
 pub struct Parts {
     /// Positions (0-based) of the words that differ from the first line's, ascending.
     at: Vec<usize>,
-    /// Each line after the first: its words that differ, by position.
+    /// Each line after the first: its words that differ, by position (emptied when they
+    /// no longer fit and `count` says them).
     lines: Vec<Vec<(usize, String)>>,
     chars: usize,
+    /// Lines after the first.
+    pushed: usize,
+    /// While the words that differ each count up by one, line after line.
+    count: Option<Count>,
+    /// `lines` went over [`MAX_PARTS_LISTED`]: only `count` can say the run.
+    unlisted: bool,
+    /// A run of plain lines: said only while its numbers count up.
+    counting_only: bool,
+}
+
+/// The words at [`Parts::at`] of the lines after the first, in runs where each is one more
+/// than the line before's: each run's first words and length; and the last line's words.
+#[derive(Debug, Clone)]
+struct Count {
+    runs: Vec<(Vec<String>, usize)>,
+    last: Vec<String>,
+}
+
+/// Most runs of counting numbers a marker says.
+const MAX_RUNS: usize = 16;
+
+/// The same word but for its last number.
+fn same_but_number(a: &str, b: &str) -> bool {
+    matches!((last_number(a), last_number(b)), (Some((h1, _, t1)), Some((h2, _, t2))) if h1 == h2 && t1 == t2)
+}
+
+/// `word` with its last number one more than in `before`, the rest the same (the same
+/// width when `before`'s number is padded with zeros).
+fn one_more(before: &str, word: &str) -> bool {
+    let Some((head, n, tail)) = last_number(before) else {
+        return false;
+    };
+    let Some(rest) = word.strip_prefix(head).and_then(|w| w.strip_suffix(tail)) else {
+        return false;
+    };
+    let padded = n.len() > 1 && n.starts_with('0');
+    !rest.is_empty()
+        && rest.bytes().all(|b| b.is_ascii_digit())
+        && (!padded || rest.len() == n.len())
+        && n.parse::<u64>().ok().and_then(|v| v.checked_add(1)) == rest.parse().ok()
+}
+
+/// A word split around its last run of digits.
+fn last_number(word: &str) -> Option<(&str, &str, &str)> {
+    let b = word.as_bytes();
+    let end = b.iter().rposition(u8::is_ascii_digit)? + 1;
+    let start = b[..end]
+        .iter()
+        .rposition(|c| !c.is_ascii_digit())
+        .map_or(0, |k| k + 1);
+    Some((&word[..start], &word[start..end], &word[end..]))
+}
+
+/// `word` with its last number made `skip` more (the same width).
+fn counted_on(word: &str, skip: usize) -> String {
+    match last_number(word) {
+        Some((head, n, tail)) => {
+            let v = n.parse::<u64>().unwrap_or(0) + skip as u64;
+            format!("{head}{v:0width$}{tail}", width = n.len())
+        }
+        None => word.to_string(),
+    }
 }
 
 impl Parts {
@@ -56,6 +121,42 @@ impl Parts {
             .filter(|&i| a[i] != b[i])
             .map(|i| (i, b[i].to_string()))
             .collect();
+        let positions: Vec<usize> = differ.iter().map(|(i, _)| *i).collect();
+        let words: Vec<String> = differ.iter().map(|(_, w)| w.clone()).collect();
+        self.count = if self.pushed == 0 {
+            // the second line: a number where the first has one, at every place it differs
+            (!words.is_empty()
+                && positions
+                    .iter()
+                    .zip(&words)
+                    .all(|(&i, w)| same_but_number(a[i], w)))
+            .then(|| Count {
+                runs: vec![(words.clone(), 1)],
+                last: words,
+            })
+        } else {
+            self.count.take().and_then(|mut c| {
+                if positions != self.at
+                    || !c
+                        .last
+                        .iter()
+                        .zip(&words)
+                        .all(|(x, y)| same_but_number(x, y))
+                {
+                    return None;
+                }
+                if c.last.iter().zip(&words).all(|(x, y)| one_more(x, y)) {
+                    c.runs.last_mut()?.1 += 1;
+                } else if c.runs.len() < MAX_RUNS {
+                    c.runs.push((words.clone(), 1));
+                } else {
+                    return None;
+                }
+                c.last = words;
+                Some(c)
+            })
+        };
+        self.pushed += 1;
         for (i, w) in &differ {
             if !self.at.contains(i) {
                 self.at.push(*i);
@@ -64,17 +165,76 @@ impl Parts {
             self.chars += w.len() + 1;
         }
         self.chars += 2;
-        self.lines.push(differ);
-        self.at.len() <= MAX_PARTS && self.chars <= MAX_PARTS_LISTED
+        if !self.unlisted {
+            self.lines.push(differ);
+        }
+        self.fits()
+    }
+
+    /// Whether the run can still be said: few enough places, and its words listed within
+    /// the budget or counting up. Past the budget the list goes.
+    fn fits(&mut self) -> bool {
+        if self.chars > MAX_PARTS_LISTED && self.count.is_some() && !self.unlisted {
+            self.unlisted = true;
+            self.lines = Vec::new();
+        }
+        self.at.len() <= MAX_PARTS && (self.chars <= MAX_PARTS_LISTED || self.count.is_some())
     }
 
     /// `, the parts that differ (words 3, 9): a b; c d` for the lines after the first
     /// `skip` of the middle ones (the last line is shown whole).
     fn said(&self, first: &str, skip: usize) -> Option<String> {
         let words: Vec<&str> = first.split(' ').collect();
-        let middle = self.lines.len().checked_sub(1)?;
+        let middle = self.pushed.checked_sub(1)?;
         if skip >= middle {
             return None;
+        }
+        let places: Vec<String> = self.at.iter().map(|i| (i + 1).to_string()).collect();
+        if let Some(c) = &self.count {
+            // the runs of the middle lines past the first `skip`
+            let mut runs: Vec<(&[String], usize, usize)> = Vec::new();
+            let mut at = 0;
+            for (words, len) in &c.runs {
+                let from = skip.max(at);
+                let to = (at + len).min(middle);
+                if from < to {
+                    runs.push((words, from - at, to - from));
+                }
+                at += len;
+            }
+            let counts = runs.len() * 3 <= middle - skip;
+            if self.counting_only && !counts {
+                return None;
+            }
+            if self.unlisted || counts {
+                let said: Vec<String> = runs
+                    .iter()
+                    .map(|(words, from, len)| {
+                        let ranges: Vec<String> = words
+                            .iter()
+                            .map(|w| {
+                                let first = counted_on(w, *from);
+                                if *len == 1 {
+                                    return first;
+                                }
+                                let last = counted_on(w, from + len - 1);
+                                match (last_number(&first), last_number(&last)) {
+                                    (Some((head, n, tail)), Some((_, m, _))) => {
+                                        format!("{head}{n}…{m}{tail}")
+                                    }
+                                    _ => first,
+                                }
+                            })
+                            .collect();
+                        ranges.join(", ")
+                    })
+                    .collect();
+                return Some(format!(
+                    ", the numbers running together (words {}): {}",
+                    places.join(", "),
+                    said.join("; ")
+                ));
+            }
         }
         let listed: Vec<String> = self.lines[skip..middle]
             .iter()
@@ -90,7 +250,6 @@ impl Parts {
                     .join(" ")
             })
             .collect();
-        let places: Vec<String> = self.at.iter().map(|i| (i + 1).to_string()).collect();
         Some(format!(
             ", the parts that differ (words {}): {}",
             places.join(", "),
@@ -179,7 +338,7 @@ impl Vary {
     pub fn push_signal(&mut self, first: &str, line: &str) {
         match self {
             Vary::Parts(p) => {
-                if !p.push(first, line) {
+                if !p.push(first, line) || p.counting_only && p.count.is_none() {
                     *self = Vary::Gone;
                 }
             }
@@ -191,18 +350,28 @@ impl Vary {
                     *self = Vary::Gone;
                     return;
                 }
-                let mut p = Parts {
-                    at: Vec::new(),
-                    lines: vec![Vec::new(); same],
-                    chars: 2 * same,
-                };
-                *self = if p.push(first, line) {
-                    Vary::Parts(Box::new(p))
-                } else {
-                    Vary::Gone
-                };
+                *self = Vary::parts(first, line, same, false);
             }
             _ => self.push(first, line),
+        }
+    }
+
+    /// A run followed word by word from its second line, `same` lines equal to the first
+    /// before it; `counting_only` for plain lines (see [`Parts::counting_only`]).
+    fn parts(first: &str, line: &str, same: usize, counting_only: bool) -> Vary {
+        let mut p = Parts {
+            at: Vec::new(),
+            lines: vec![Vec::new(); same],
+            chars: 2 * same,
+            pushed: same,
+            count: None,
+            unlisted: false,
+            counting_only,
+        };
+        if p.push(first, line) && (!counting_only || p.count.is_some()) {
+            Vary::Parts(Box::new(p))
+        } else {
+            Vary::Gone
         }
     }
 
@@ -221,10 +390,13 @@ impl Vary {
             Vary::Unknown(n) => *n += 1,
             Vary::Gone => {}
             Vary::Parts(p) => {
-                p.lines.push(Vec::new());
+                p.count = None;
+                p.pushed += 1;
                 p.chars += 2;
-                if p.chars > MAX_PARTS_LISTED {
+                if p.unlisted || p.counting_only || !p.fits() {
                     *self = Vary::Gone;
+                } else {
+                    p.lines.push(Vec::new());
                 }
             }
             Vary::Word(w) => {
@@ -247,6 +419,8 @@ impl Vary {
             Vary::Unknown(same) => {
                 let same = *same;
                 *self = match one_word_apart(first, line) {
+                    // several words apart: followed only while their numbers count up
+                    None if same == 0 => Vary::parts(first, line, 0, true),
                     Some((prefix, suffix)) => {
                         let w0 = &first[prefix..first.len() - suffix];
                         let w1 = &line[prefix..line.len() - suffix];
@@ -358,7 +532,7 @@ mod tests {
         for l in &lines[1..] {
             v.push(lines[0], l);
         }
-        v.said(lines.len() as u64)
+        v.said_after(lines[0], lines.len() as u64, 0)
     }
 
     #[test]
@@ -486,6 +660,110 @@ mod tests {
         let mut v = Vary::default();
         v.push("a b c", "x y c");
         assert!(matches!(v, Vary::Gone));
+    }
+
+    #[test]
+    fn error_lines_whose_numbers_count_up_together_say_their_ranges() {
+        let line =
+            |fd: u32| format!("ls: cannot access /proc/1/fd/{fd}: fd {fd} Permission denied");
+        // 100 to 400, 250 missing: far past the list's budget
+        let lines: Vec<String> = (100..=400).filter(|&fd| fd != 250).map(line).collect();
+        let mut v = Vary::default();
+        for l in &lines[1..] {
+            v.push_signal(&lines[0], l);
+        }
+        // the last line is shown whole, and so are the first three after the first
+        assert_eq!(
+            v.said_after(&lines[0], lines.len() as u64, 3).as_deref(),
+            Some(", the numbers running together (words 4, 6): /proc/1/fd/104…249:, 104…249; /proc/1/fd/251…399:, 251…399")
+        );
+        // a number padded with zeros keeps its width
+        let lines: Vec<String> = (7..=30)
+            .map(|i| format!("E: part_{i:03} lost {i}"))
+            .collect();
+        let mut v = Vary::default();
+        for l in &lines[1..] {
+            v.push_signal(&lines[0], l);
+        }
+        assert_eq!(
+            v.said_after(&lines[0], lines.len() as u64, 0).as_deref(),
+            Some(", the numbers running together (words 2, 4): part_008…029, 8…29")
+        );
+        // a line equal to the one before ends the count: within the budget the words are
+        // listed, past it nothing more is said
+        let mut v = Vary::default();
+        let first = "error 1 at x1";
+        for l in [
+            "error 2 at x2",
+            "error 3 at x3",
+            "error 4 at x4",
+            "error 5 at x5",
+        ] {
+            v.push_signal(first, l);
+        }
+        v.again(first);
+        assert_eq!(
+            v.said_after(first, 6, 0).as_deref(),
+            Some(", the parts that differ (words 2, 4): 2 x2; 3 x3; 4 x4; 5 x5")
+        );
+        let mut long = Vary::default();
+        let many: Vec<String> = (0..900)
+            .map(|i| format!("E: part_{i:03} lost {i}"))
+            .collect();
+        for l in &many[1..] {
+            long.push_signal(&many[0], l);
+        }
+        assert!(long.said_after(&many[0], 900, 0).is_some());
+        long.again(&many[0]);
+        assert!(matches!(long, Vary::Gone));
+        // numbers that do not count up (and so many runs) are listed, not ranged
+        let mut v = Vary::default();
+        let first = "error 10 at x10";
+        for l in [
+            "error 30 at x30",
+            "error 20 at x20",
+            "error 50 at x50",
+            "error 40 at x40",
+        ] {
+            v.push_signal(first, l);
+        }
+        assert_eq!(
+            v.said_after(first, 5, 0).as_deref(),
+            Some(", the parts that differ (words 2, 4): 30 x30; 20 x20; 50 x50")
+        );
+    }
+
+    #[test]
+    fn plain_lines_say_their_words_only_while_their_numbers_count_up() {
+        let lines: Vec<String> = (1..=40)
+            .map(|i| format!("  compiled src/module{i}.js -> dist/module{i}.js"))
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(
+            run(&refs).as_deref(),
+            Some(", the numbers running together (words 4, 6): src/module2…39.js, dist/module2…39.js")
+        );
+        // numbers in the same words that do not count up: nothing more is said
+        assert_eq!(
+            run(&[
+                "worker 3 took 15 ms",
+                "worker 7 took 9 ms",
+                "worker 1 took 22 ms",
+                "worker 4 took 8 ms"
+            ]),
+            None
+        );
+        // a count that stops: nothing more
+        assert_eq!(
+            run(&[
+                "copy a1 b1",
+                "copy a2 b2",
+                "copy a3 b3",
+                "copy a3 b3",
+                "copy a4 b4"
+            ]),
+            None
+        );
     }
 
     #[test]
