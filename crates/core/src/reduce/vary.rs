@@ -97,6 +97,22 @@ fn last_number(word: &str) -> Option<(&str, &str, &str)> {
     Some((&word[..start], &word[start..end], &word[end..]))
 }
 
+/// Whether `line` differs from `first` only in words that are the same but for their
+/// number, in at most [`MAX_PARTS`] of them: a cheap look (nothing allocated) before a run
+/// of plain lines is followed word by word.
+fn may_count(first: &str, line: &str) -> bool {
+    let (mut a, mut b) = (first.split(' '), line.split(' '));
+    let mut differ = 0;
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return differ > 0,
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x), Some(y)) if differ < MAX_PARTS && same_but_number(x, y) => differ += 1,
+            _ => return false,
+        }
+    }
+}
+
 /// `word` with its last number made `skip` more (the same width).
 fn counted_on(word: &str, skip: usize) -> String {
     match last_number(word) {
@@ -121,41 +137,34 @@ impl Parts {
             .filter(|&i| a[i] != b[i])
             .map(|i| (i, b[i].to_string()))
             .collect();
-        let positions: Vec<usize> = differ.iter().map(|(i, _)| *i).collect();
         let words: Vec<String> = differ.iter().map(|(_, w)| w.clone()).collect();
-        self.count = if self.pushed == 0 {
-            // the second line: a number where the first has one, at every place it differs
-            (!words.is_empty()
-                && positions
-                    .iter()
-                    .zip(&words)
-                    .all(|(&i, w)| same_but_number(a[i], w)))
-            .then(|| Count {
-                runs: vec![(words.clone(), 1)],
-                last: words,
+        let mut count = if self.pushed == 0 {
+            Some(Count {
+                runs: Vec::new(),
+                last: differ.iter().map(|(i, _)| a[*i].to_string()).collect(),
             })
         } else {
-            self.count.take().and_then(|mut c| {
-                if positions != self.at
-                    || !c
-                        .last
-                        .iter()
-                        .zip(&words)
-                        .all(|(x, y)| same_but_number(x, y))
-                {
-                    return None;
-                }
-                if c.last.iter().zip(&words).all(|(x, y)| one_more(x, y)) {
-                    c.runs.last_mut()?.1 += 1;
-                } else if c.runs.len() < MAX_RUNS {
-                    c.runs.push((words.clone(), 1));
-                } else {
-                    return None;
-                }
-                c.last = words;
-                Some(c)
-            })
+            self.count
+                .take()
+                .filter(|_| differ.iter().map(|(i, _)| *i).eq(self.at.iter().copied()))
         };
+        // each word the one before but for its number: one more, or a new run
+        if let Some(c) = &mut count {
+            let pairs = || c.last.iter().zip(&words);
+            let alike = !words.is_empty() && pairs().all(|(x, y)| same_but_number(x, y));
+            let up = !c.runs.is_empty() && pairs().all(|(x, y)| one_more(x, y));
+            if !alike || !up && c.runs.len() >= MAX_RUNS {
+                count = None;
+            } else if let Some(run) = c.runs.last_mut().filter(|_| up) {
+                run.1 += 1;
+            } else {
+                c.runs.push((words.clone(), 1));
+            }
+        }
+        self.count = count.map(|mut c| {
+            c.last = words;
+            c
+        });
         self.pushed += 1;
         for (i, w) in &differ {
             if !self.at.contains(i) {
@@ -207,33 +216,30 @@ impl Parts {
                 return None;
             }
             if self.unlisted || counts {
-                let said: Vec<String> = runs
-                    .iter()
-                    .map(|(words, from, len)| {
-                        let ranges: Vec<String> = words
-                            .iter()
-                            .map(|w| {
-                                let first = counted_on(w, *from);
-                                if *len == 1 {
-                                    return first;
-                                }
-                                let last = counted_on(w, from + len - 1);
-                                match (last_number(&first), last_number(&last)) {
-                                    (Some((head, n, tail)), Some((_, m, _))) => {
-                                        format!("{head}{n}…{m}{tail}")
-                                    }
-                                    _ => first,
-                                }
-                            })
-                            .collect();
-                        ranges.join(", ")
-                    })
-                    .collect();
-                return Some(format!(
-                    ", the numbers running together (words {}): {}",
-                    places.join(", "),
-                    said.join("; ")
-                ));
+                let mut said = format!(
+                    ", the numbers running together (words {}): ",
+                    places.join(", ")
+                );
+                for (r, (words, from, len)) in runs.iter().enumerate() {
+                    for (k, w) in words.iter().enumerate() {
+                        said.push_str(if k > 0 {
+                            ", "
+                        } else if r > 0 {
+                            "; "
+                        } else {
+                            ""
+                        });
+                        let first = counted_on(w, *from);
+                        match last_number(&first) {
+                            Some((head, n, tail)) if *len > 1 => {
+                                let m = n.parse::<u64>().unwrap_or(0) + *len as u64 - 1;
+                                said.push_str(&format!("{head}{n}…{m:0w$}{tail}", w = n.len()));
+                            }
+                            _ => said.push_str(&first),
+                        }
+                    }
+                }
+                return Some(said);
             }
         }
         let listed: Vec<String> = self.lines[skip..middle]
@@ -420,7 +426,9 @@ impl Vary {
                 let same = *same;
                 *self = match one_word_apart(first, line) {
                     // several words apart: followed only while their numbers count up
-                    None if same == 0 => Vary::parts(first, line, 0, true),
+                    None if same == 0 && may_count(first, line) => {
+                        Vary::parts(first, line, 0, true)
+                    }
                     Some((prefix, suffix)) => {
                         let w0 = &first[prefix..first.len() - suffix];
                         let w1 = &line[prefix..line.len() - suffix];
