@@ -22,14 +22,16 @@ use crate::tokens;
 /// repeat: a long folder (a build tool's absolute paths), the date a log stamps on every
 /// line, the class Gradle names each test with, a run of lines said again (Maven's errors
 /// under the failed goal: a pointer above), an ending many lines share (an access log's
-/// user agent). Each returns None when it finds nothing worth saying once.
+/// user agent), the words every line starts with (valgrind's process id; where no pass
+/// before it wrote a note). Each returns None when it finds nothing worth saying once.
 type LinesPass = fn(&[String]) -> Option<Vec<String>>;
-const SAID_ONCE: [LinesPass; 5] = [
+const SAID_ONCE: [LinesPass; 6] = [
     crate::reduce::paths::factor_folder,
     crate::reduce::dates::factor_date,
     crate::reduce::events::group_test_events,
     crate::reduce::again::point_to_repeats,
     crate::reduce::suffix::factor_suffix,
+    crate::reduce::leading::factor_beginning,
 ];
 
 /// What to compact and how.

@@ -8,6 +8,7 @@ pub mod dates;
 pub mod engine;
 pub mod events;
 pub mod json;
+pub mod leading;
 pub mod paths;
 pub mod render;
 pub mod shape;
