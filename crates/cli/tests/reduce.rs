@@ -696,35 +696,23 @@ fn a_reduced_git_diff_keeps_every_line_at_its_number() {
         }
         let old_text = git_show(&w, &file);
         let new_text = std::fs::read_to_string(w.join(&file)).unwrap();
-        let nth = |t: &str, i: usize| t.lines().nth(i - 1).map(str::to_string);
+        // the line, without its mark, is line `at` of that side of the file
+        let holds = |t: &str, at: usize, side: &str| {
+            let found = t.lines().nth(at - 1);
+            assert_eq!(found, Some(&line[1..]), "{file} {side} {at}:\n{text}");
+        };
         match line.chars().next() {
-            Some('-') if !line.starts_with("---") => {
-                assert_eq!(
-                    nth(&old_text, old_at).as_deref(),
-                    Some(&line[1..]),
-                    "{file} old {old_at}:\n{text}"
-                );
+            Some('-') => {
+                holds(&old_text, old_at, "old");
                 old_at += 1;
             }
             Some('+') => {
-                assert_eq!(
-                    nth(&new_text, new_at).as_deref(),
-                    Some(&line[1..]),
-                    "{file} new {new_at}:\n{text}"
-                );
+                holds(&new_text, new_at, "new");
                 new_at += 1;
             }
             Some(' ') => {
-                assert_eq!(
-                    nth(&old_text, old_at).as_deref(),
-                    Some(&line[1..]),
-                    "{file} old {old_at}:\n{text}"
-                );
-                assert_eq!(
-                    nth(&new_text, new_at).as_deref(),
-                    Some(&line[1..]),
-                    "{file} new {new_at}:\n{text}"
-                );
+                holds(&old_text, old_at, "old");
+                holds(&new_text, new_at, "new");
                 (old_at, new_at) = (old_at + 1, new_at + 1);
             }
             _ => continue,

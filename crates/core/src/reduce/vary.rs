@@ -535,12 +535,22 @@ impl Vary {
 mod tests {
     use super::*;
 
-    fn run(lines: &[&str]) -> Option<String> {
+    fn run<S: AsRef<str>>(lines: &[S]) -> Option<String> {
+        let first = lines[0].as_ref();
         let mut v = Vary::default();
         for l in &lines[1..] {
-            v.push(lines[0], l);
+            v.push(first, l.as_ref());
         }
-        v.said_after(lines[0], lines.len() as u64, 0)
+        v.said_after(first, lines.len() as u64, 0)
+    }
+
+    /// A run of error/warning lines: `first`, then `rest`.
+    fn signals<S: AsRef<str>>(first: &str, rest: &[S]) -> Vary {
+        let mut v = Vary::default();
+        for l in rest {
+            v.push_signal(first, l.as_ref());
+        }
+        v
     }
 
     #[test]
@@ -630,15 +640,15 @@ mod tests {
     #[test]
     fn error_lines_that_differ_in_a_few_words_list_them() {
         let first = "src/a.rs:3:5: warning: unused variable `x`";
-        let mut v = Vary::default();
-        for l in [
-            "src/b.rs:7:9: warning: unused variable `y`",
-            "src/b.rs:7:9: warning: unused variable `y`",
-            "src/c.rs:1:1: warning: unused variable `x`",
-            "src/d.rs:2:2: warning: unused variable `zz`",
-        ] {
-            v.push_signal(first, l);
-        }
+        let v = signals(
+            first,
+            &[
+                "src/b.rs:7:9: warning: unused variable `y`",
+                "src/b.rs:7:9: warning: unused variable `y`",
+                "src/c.rs:1:1: warning: unused variable `x`",
+                "src/d.rs:2:2: warning: unused variable `zz`",
+            ],
+        );
         // the last line is shown whole; the two before it are listed, none skipped
         assert_eq!(
             v.said_after(first, 5, 0).as_deref(),
@@ -676,10 +686,7 @@ mod tests {
             |fd: u32| format!("ls: cannot access /proc/1/fd/{fd}: fd {fd} Permission denied");
         // 100 to 400, 250 missing: far past the list's budget
         let lines: Vec<String> = (100..=400).filter(|&fd| fd != 250).map(line).collect();
-        let mut v = Vary::default();
-        for l in &lines[1..] {
-            v.push_signal(&lines[0], l);
-        }
+        let v = signals(&lines[0], &lines[1..]);
         // the last line is shown whole, and so are the first three after the first
         assert_eq!(
             v.said_after(&lines[0], lines.len() as u64, 3).as_deref(),
@@ -689,52 +696,46 @@ mod tests {
         let lines: Vec<String> = (7..=30)
             .map(|i| format!("E: part_{i:03} lost {i}"))
             .collect();
-        let mut v = Vary::default();
-        for l in &lines[1..] {
-            v.push_signal(&lines[0], l);
-        }
+        let v = signals(&lines[0], &lines[1..]);
         assert_eq!(
             v.said_after(&lines[0], lines.len() as u64, 0).as_deref(),
             Some(", the numbers running together (words 2, 4): part_008…029, 8…29")
         );
         // a line equal to the one before ends the count: within the budget the words are
         // listed, past it nothing more is said
-        let mut v = Vary::default();
         let first = "error 1 at x1";
-        for l in [
-            "error 2 at x2",
-            "error 3 at x3",
-            "error 4 at x4",
-            "error 5 at x5",
-        ] {
-            v.push_signal(first, l);
-        }
+        let mut v = signals(
+            first,
+            &[
+                "error 2 at x2",
+                "error 3 at x3",
+                "error 4 at x4",
+                "error 5 at x5",
+            ],
+        );
         v.again(first);
         assert_eq!(
             v.said_after(first, 6, 0).as_deref(),
             Some(", the parts that differ (words 2, 4): 2 x2; 3 x3; 4 x4; 5 x5")
         );
-        let mut long = Vary::default();
         let many: Vec<String> = (0..900)
             .map(|i| format!("E: part_{i:03} lost {i}"))
             .collect();
-        for l in &many[1..] {
-            long.push_signal(&many[0], l);
-        }
+        let mut long = signals(&many[0], &many[1..]);
         assert!(long.said_after(&many[0], 900, 0).is_some());
         long.again(&many[0]);
         assert!(matches!(long, Vary::Gone));
         // numbers that do not count up (and so many runs) are listed, not ranged
-        let mut v = Vary::default();
         let first = "error 10 at x10";
-        for l in [
-            "error 30 at x30",
-            "error 20 at x20",
-            "error 50 at x50",
-            "error 40 at x40",
-        ] {
-            v.push_signal(first, l);
-        }
+        let v = signals(
+            first,
+            &[
+                "error 30 at x30",
+                "error 20 at x20",
+                "error 50 at x50",
+                "error 40 at x40",
+            ],
+        );
         assert_eq!(
             v.said_after(first, 5, 0).as_deref(),
             Some(", the parts that differ (words 2, 4): 30 x30; 20 x20; 50 x50")
@@ -746,9 +747,8 @@ mod tests {
         let lines: Vec<String> = (1..=40)
             .map(|i| format!("  compiled src/module{i}.js -> dist/module{i}.js"))
             .collect();
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         assert_eq!(
-            run(&refs).as_deref(),
+            run(&lines).as_deref(),
             Some(", the numbers running together (words 4, 6): src/module2…39.js, dist/module2…39.js")
         );
         // numbers in the same words that do not count up: nothing more is said
