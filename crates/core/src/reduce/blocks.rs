@@ -11,7 +11,7 @@
 //! [`MAX_LISTED`] characters, so nothing but times is left out; the repeats past that start
 //! a block of their own.
 
-use super::render::Body;
+use super::render::{is_marker, Body};
 use super::shape::{shape, without_times, Fold};
 
 /// No folding: a line's shape is its very text.
@@ -51,7 +51,7 @@ fn fold_found_blocks(lines: Vec<String>, fold: Fold) -> (Vec<String>, u64) {
         .iter()
         .enumerate()
         .map(|(k, l)| {
-            if !(l.starts_with("... ") && l.ends_with(" ...")) {
+            if !is_marker(l) {
                 shape(l, fold)
             } else if l.contains(" omitted") {
                 shape(l, EXACT)
@@ -239,9 +239,8 @@ fn best_block(
     let (period, repeats) = longest_run(shapes, i)?;
     // as many words, most of them the same, the first one too; a marker only ever matches
     // the very same marker (see `shapes`)
-    let marker = |l: &str| l.starts_with("... ") && l.ends_with(" ...");
     let alike = |a: &str, b: &str| {
-        if marker(a) || marker(b) {
+        if is_marker(a) || is_marker(b) {
             return false;
         }
         let (wa, wb) = (words(a).0, words(b).0);

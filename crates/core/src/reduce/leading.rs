@@ -16,8 +16,8 @@ const MIN_SAVED: usize = 48;
 /// A marker of the line engine's (`... 3 similar lines ...`) or a note of the passes
 /// before this one (`[…/ stands for …]`, `[… at the end of a line below stands for: …]`,
 /// `[times below are on …]`): not the tool's.
-fn is_marker(line: &str) -> bool {
-    line.starts_with("... ") && line.ends_with(" ...")
+fn is_ours(line: &str) -> bool {
+    super::render::is_marker(line)
         || line.ends_with(']') && (line.starts_with("[…") || line.starts_with("[times below "))
 }
 
@@ -27,7 +27,7 @@ fn common_beginning(lines: &[String]) -> Option<&str> {
     let looked: Vec<&str> = lines
         .iter()
         .map(String::as_str)
-        .filter(|l| !l.trim().is_empty() && !is_marker(l))
+        .filter(|l| !l.trim().is_empty() && !is_ours(l))
         .collect();
     if looked.len() < MIN_LINES {
         return None;
@@ -64,7 +64,7 @@ pub fn factor_beginning(lines: &[String]) -> Option<Vec<String>> {
                 .is_some_and(|n| n.parse::<u64>().is_ok())
         };
         match l.strip_prefix(text).and_then(|r| r.strip_prefix(' ')) {
-            Some(rest) if !is_marker(l) && !again(rest) => out.push(rest.to_string()),
+            Some(rest) if !is_ours(l) && !again(rest) => out.push(rest.to_string()),
             _ => out.push(l.clone()),
         }
     }

@@ -194,6 +194,13 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
     }
 }
 
+/// Whether a line is one of tokenjuice's markers (`... 3 lines omitted ...`, `... 88
+/// similar lines ...`, `... the 6 lines above again 39 times, the same ...`), not the
+/// command's.
+pub fn is_marker(line: &str) -> bool {
+    line.starts_with("... ") && line.ends_with(" ...")
+}
+
 /// `1 failed test`, `3 failed tests`, `2 matches`, `4 entries`.
 pub fn pluralize(count: u64, name: &str) -> String {
     if count == 1 {

@@ -200,6 +200,28 @@ pub fn count_chars(s: &[u8]) -> usize {
         .sum()
 }
 
+/// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
+pub fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
+    // digits are one byte each, so these are character boundaries; the character before the
+    // digits may be several bytes
+    let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
+    let start = name[..end]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let digits = &name[start..end];
+    if digits.len() > 18 {
+        return None;
+    }
+    Some((
+        &name[..start],
+        digits.parse().ok()?,
+        digits.len(),
+        &name[end..],
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,8 @@
 //! number one more than the line before's (`8 /proc/1/fd/8`, `9 /proc/1/fd/9`), says the
 //! range of each (`18…99, /proc/1/fd/18…99`), however long the run.
 
+use super::text::numbered;
+
 /// Most characters of words listed for one run; past it only a counter is said.
 pub const MAX_LISTED: usize = 600;
 
@@ -67,34 +69,17 @@ const MAX_RUNS: usize = 16;
 
 /// The same word but for its last number.
 fn same_but_number(a: &str, b: &str) -> bool {
-    matches!((last_number(a), last_number(b)), (Some((h1, _, t1)), Some((h2, _, t2))) if h1 == h2 && t1 == t2)
+    matches!((numbered(a), numbered(b)), (Some((h1, _, _, t1)), Some((h2, _, _, t2))) if h1 == h2 && t1 == t2)
 }
 
 /// `word` with its last number one more than in `before`, the rest the same (the same
 /// width when `before`'s number is padded with zeros).
 fn one_more(before: &str, word: &str) -> bool {
-    let Some((head, n, tail)) = last_number(before) else {
+    let (Some((h1, n, w1, t1)), Some((h2, m, w2, t2))) = (numbered(before), numbered(word)) else {
         return false;
     };
-    let Some(rest) = word.strip_prefix(head).and_then(|w| w.strip_suffix(tail)) else {
-        return false;
-    };
-    let padded = n.len() > 1 && n.starts_with('0');
-    !rest.is_empty()
-        && rest.bytes().all(|b| b.is_ascii_digit())
-        && (!padded || rest.len() == n.len())
-        && n.parse::<u64>().ok().and_then(|v| v.checked_add(1)) == rest.parse().ok()
-}
-
-/// A word split around its last run of digits.
-fn last_number(word: &str) -> Option<(&str, &str, &str)> {
-    let b = word.as_bytes();
-    let end = b.iter().rposition(u8::is_ascii_digit)? + 1;
-    let start = b[..end]
-        .iter()
-        .rposition(|c| !c.is_ascii_digit())
-        .map_or(0, |k| k + 1);
-    Some((&word[..start], &word[start..end], &word[end..]))
+    let padded = w1 > n.checked_ilog10().map_or(1, |l| l as usize + 1);
+    h1 == h2 && t1 == t2 && n.checked_add(1) == Some(m) && (!padded || w1 == w2)
 }
 
 /// Whether `line` differs from `first` only in words that are the same but for their
@@ -115,11 +100,8 @@ fn may_count(first: &str, line: &str) -> bool {
 
 /// `word` with its last number made `skip` more (the same width).
 fn counted_on(word: &str, skip: usize) -> String {
-    match last_number(word) {
-        Some((head, n, tail)) => {
-            let v = n.parse::<u64>().unwrap_or(0) + skip as u64;
-            format!("{head}{v:0width$}{tail}", width = n.len())
-        }
+    match numbered(word) {
+        Some((head, n, width, tail)) => format!("{head}{:0width$}{tail}", n + skip as u64),
         None => word.to_string(),
     }
 }
@@ -229,13 +211,12 @@ impl Parts {
                         } else {
                             ""
                         });
-                        let first = counted_on(w, *from);
-                        match last_number(&first) {
-                            Some((head, n, tail)) if *len > 1 => {
-                                let m = n.parse::<u64>().unwrap_or(0) + *len as u64 - 1;
-                                said.push_str(&format!("{head}{n}…{m:0w$}{tail}", w = n.len()));
+                        match numbered(w) {
+                            Some((head, n, width, tail)) if *len > 1 => {
+                                let (a, b) = (n + *from as u64, n + (from + len - 1) as u64);
+                                said.push_str(&format!("{head}{a:0width$}…{b:0width$}{tail}"));
                             }
-                            _ => said.push_str(&first),
+                            _ => said.push_str(&counted_on(w, *from)),
                         }
                     }
                 }

@@ -162,7 +162,6 @@ impl DiffReducer {
             self.hunks += 1;
             self.in_hunk = true;
             self.hunk_done = false;
-            self.left = hunk_counts(line);
             self.held = None;
             self.after_change = 0;
             self.recognized += 1;
@@ -172,6 +171,7 @@ impl DiffReducer {
                 context: context.to_string(),
                 clipped: false,
             });
+            self.left = self.hunk.as_ref().map(|h| (h.old.1, h.new.1));
             if let Some(h) = &self.hunk {
                 self.next = (first_line(h.old), first_line(h.new));
             }
@@ -458,12 +458,6 @@ fn without_time(line: &str) -> &str {
     line.split_once('\t').map_or(line, |(head, _)| head)
 }
 
-/// The old and new line counts of a hunk header `@@ -a,b +c,d @@` (a count left out is
-/// 1); None for anything else (a combined diff's `@@@ … @@@`).
-fn hunk_counts(line: &str) -> Option<(u64, u64)> {
-    hunk_ranges(line).map(|(old, new, _)| (old.1, new.1))
-}
-
 /// The number of a range's first line: a count of 0 names the line before the range.
 fn first_line((start, count): Range) -> u64 {
     start + u64::from(count == 0)
@@ -577,9 +571,12 @@ index 0000000..3333333
             "{t}"
         );
         assert!(!t.contains("2026-11-27"), "{t}");
-        assert_eq!(hunk_counts("@@ -1,8 +1,9 @@ fn x"), Some((8, 9)));
-        assert_eq!(hunk_counts("@@ -3 +0,0 @@"), Some((1, 0)));
-        assert_eq!(hunk_counts("@@@ -1,2 -1,2 +1,3 @@@"), None);
+        assert_eq!(
+            hunk_ranges("@@ -1,8 +1,9 @@ fn x"),
+            Some(((1, 8), (1, 9), " fn x"))
+        );
+        assert_eq!(hunk_ranges("@@ -3 +0,0 @@"), Some(((3, 1), (0, 0), "")));
+        assert_eq!(hunk_ranges("@@@ -1,2 -1,2 +1,3 @@@"), None);
     }
 
     #[test]

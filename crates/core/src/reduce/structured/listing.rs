@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use super::{Structured, StructuredOutput};
 use crate::normalize::{basename, Normalized};
-use crate::reduce::text::clip_line;
+use crate::reduce::text::{clip_line, numbered};
 
 /// What produced the listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1089,28 +1089,6 @@ fn shared_extension(names: &[String]) -> Option<&str> {
         .iter()
         .all(|n| ext_of(n).is_some_and(|d| &n[d + 1..] == ext))
         .then_some(ext)
-}
-
-/// Splits `img_0042.png` into (`img_`, 42, width 4, `.png`): the last run of digits.
-fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
-    // digits are one byte each, so these are character boundaries; the character before the
-    // digits may be several bytes
-    let end = name.rfind(|c: char| c.is_ascii_digit())? + 1;
-    let start = name[..end]
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !c.is_ascii_digit())
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let digits = &name[start..end];
-    if digits.len() > 18 {
-        return None;
-    }
-    Some((
-        &name[..start],
-        digits.parse().ok()?,
-        digits.len(),
-        &name[end..],
-    ))
 }
 
 /// Where the run of names counting up by one from `names[i]` ends (exclusive): the same text
