@@ -222,6 +222,16 @@ pub fn numbered(name: &str) -> Option<(&str, u64, usize, &str)> {
     ))
 }
 
+/// `word` with its last number one more than in `before`, the rest the same (the same
+/// width when `before`'s number is padded with zeros).
+pub fn one_more(before: &str, word: &str) -> bool {
+    let (Some((h1, n, w1, t1)), Some((h2, m, w2, t2))) = (numbered(before), numbered(word)) else {
+        return false;
+    };
+    let padded = w1 > n.checked_ilog10().map_or(1, |l| l as usize + 1);
+    h1 == h2 && t1 == t2 && n.checked_add(1) == Some(m) && (!padded || w1 == w2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

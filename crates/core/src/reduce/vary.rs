@@ -12,7 +12,7 @@
 //! number one more than the line before's (`8 /proc/1/fd/8`, `9 /proc/1/fd/9`), says the
 //! range of each (`18…99, /proc/1/fd/18…99`), however long the run.
 
-use super::text::numbered;
+use super::text::{numbered, one_more};
 
 /// Most characters of words listed for one run; past it only a counter is said.
 pub const MAX_LISTED: usize = 600;
@@ -70,16 +70,6 @@ const MAX_RUNS: usize = 16;
 /// The same word but for its last number.
 fn same_but_number(a: &str, b: &str) -> bool {
     matches!((numbered(a), numbered(b)), (Some((h1, _, _, t1)), Some((h2, _, _, t2))) if h1 == h2 && t1 == t2)
-}
-
-/// `word` with its last number one more than in `before`, the rest the same (the same
-/// width when `before`'s number is padded with zeros).
-fn one_more(before: &str, word: &str) -> bool {
-    let (Some((h1, n, w1, t1)), Some((h2, m, w2, t2))) = (numbered(before), numbered(word)) else {
-        return false;
-    };
-    let padded = w1 > n.checked_ilog10().map_or(1, |l| l as usize + 1);
-    h1 == h2 && t1 == t2 && n.checked_add(1) == Some(m) && (!padded || w1 == w2)
 }
 
 /// Whether `line` differs from `first` only in words that are the same but for their

@@ -1,12 +1,14 @@
 //! Column-aligned listings: `kubectl get`, `docker ps`/`images`, `docker compose ps`,
 //! gcloud/az/helm lists, `lsof`, `ss`, `netstat`, pm2's box tables, launchctl's tab lists.
 //!
-//! Every row is kept (up to [`MAX_ROWS`] per table, the rest counted). Columns whose value
+//! Every row is said (up to [`MAX_ROWS`] per table, the rest counted). Columns whose value
 //! is the same in every row (three rows or more) are folded into one note line above the
 //! table; three or more rows alike but for a name column are one line naming them all
-//! (`kubectl get pods`: a deployment's replicas); box-drawing borders go. Lines around the tables (warnings, titles, footers) are
-//! kept as they are. Output with no recognizable table is left to the rule's line
-//! reduction (`None`).
+//! (`kubectl get pods`: a deployment's replicas); four or more rows each the row above
+//! with the same few cells one more (`lsof`'s `8 /proc/1/fd/8`, `9 /proc/1/fd/9`) are
+//! their first and last row with the count between; box-drawing borders go. Lines around
+//! the tables (warnings, titles, footers) are kept as they are. Output with no
+//! recognizable table is left to the rule's line reduction (`None`).
 
 use super::json_records::JsonRecords;
 use super::{Structured, StructuredOutput};
@@ -441,31 +443,34 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
     }
     // process tables (top, htop): idle processes past the first rows keep only PID and command
     let idle = idle_processes(&grid);
-    let (shown, cut_from, cut) = if n > MAX_ROWS {
-        (MAX_ROWS, MAX_ROWS * 3 / 4, n - MAX_ROWS)
-    } else {
-        (n, n, 0)
-    };
-    let visible = |i: usize| (i < cut_from || i >= cut_from + cut) && !idle.rows[i];
     if !notes.is_empty() {
         out.lines
             .push(format!("(same in all {n} rows: {})", notes.join(", ")));
     }
-    if cut == 0 && idle.count == 0 && group_rows(&grid, &keep, out) {
+    let counted = counting_runs(&grid, &keep, &idle.rows);
+    let cut = counted.iter().filter(|c| c.is_none()).count() > MAX_ROWS;
+    if !cut && idle.count == 0 && group_rows(&grid, &keep, out) {
         return;
     }
+    let items = shown_rows(&grid, &idle.rows, &counted);
+    let marker = |item: &Item, out: &mut Render| match item {
+        Item::Row(_) => {}
+        Item::Cut(k) => {
+            out.lines.push(format!("... {k} rows omitted ..."));
+            out.omitted += *k as u64;
+        }
+        Item::Counted(said) => out.lines.push(said.clone()),
+    };
     if notes.is_empty() && !realign {
         out.lines.push(original[0].to_string());
-        for (i, l) in original[1..].iter().enumerate() {
-            if i == cut_from && cut > 0 {
-                out.lines.push(format!("... {cut} rows omitted ..."));
-                out.omitted += cut as u64;
-            }
-            if visible(i) {
-                out.lines.push(clip_line(l, 2000).into_owned());
+        for item in &items {
+            if let Item::Row(i) = item {
+                out.lines
+                    .push(clip_line(original[i + 1], 2000).into_owned());
+            } else {
+                marker(item, out);
             }
         }
-        let _ = shown;
         idle.summary(&grid, out);
         return;
     }
@@ -475,12 +480,11 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
         .iter()
         .map(|&c| grid.header[c].chars().count())
         .collect();
-    for (i, r) in grid.rows.iter().enumerate() {
-        if !visible(i) {
-            continue;
-        }
-        for (k, &c) in cols.iter().enumerate() {
-            widths[k] = widths[k].max(clip(&r[c]).chars().count().min(60));
+    for item in &items {
+        if let Item::Row(i) = item {
+            for (k, &c) in cols.iter().enumerate() {
+                widths[k] = widths[k].max(clip(&grid.rows[*i][c]).chars().count().min(60));
+            }
         }
     }
     let fmt = |cells: Vec<String>| -> String {
@@ -504,17 +508,139 @@ fn emit_grid(grid: Grid, original: &[&str], realign: bool, out: &mut Render) {
     };
     out.lines
         .push(fmt(cols.iter().map(|&c| grid.header[c].clone()).collect()));
-    for (i, r) in grid.rows.iter().enumerate() {
-        if i == cut_from && cut > 0 {
-            out.lines.push(format!("... {cut} rows omitted ..."));
-            out.omitted += cut as u64;
-        }
-        if visible(i) {
+    for item in &items {
+        if let Item::Row(i) = item {
             out.lines
-                .push(fmt(cols.iter().map(|&c| clip(&r[c])).collect()));
+                .push(fmt(cols.iter().map(|&c| clip(&grid.rows[*i][c])).collect()));
+        } else {
+            marker(item, out);
         }
     }
     idle.summary(&grid, out);
+}
+
+/// Fewest rows a run counting up is folded from.
+const MIN_COUNTED: usize = 4;
+
+/// Runs of [`MIN_COUNTED`]+ rows (not folded as idle) where each row is the row above
+/// but for a few cells, the same ones each time, whose number is one more
+/// (`lsof`'s `8  /proc/1/fd/8`, `9  /proc/1/fd/9`, …): for each row inside such a run
+/// (neither its first nor its last), the marker said in place of the rows in between,
+/// given at the run's second row; None for every other row.
+fn counting_runs(grid: &Grid, keep: &[bool], idle: &[bool]) -> Vec<Option<String>> {
+    let n = grid.rows.len();
+    let mut inside: Vec<Option<String>> = vec![None; n];
+    // the kept cells that count up from row i-1 to row i, when every other kept cell is the same
+    let step = |i: usize| -> Option<Vec<usize>> {
+        let (a, b) = (&grid.rows[i - 1], &grid.rows[i]);
+        let mut up = Vec::new();
+        for c in (0..a.len()).filter(|&c| keep[c]) {
+            if a[c] != b[c] {
+                if !crate::reduce::text::one_more(&a[c], &b[c]) {
+                    return None;
+                }
+                up.push(c);
+            }
+        }
+        (!up.is_empty()).then_some(up)
+    };
+    let mut s = 0;
+    while s < n {
+        let mut e = s;
+        let mut cols: Option<Vec<usize>> = None;
+        while e + 1 < n && !idle[s] && !idle[e + 1] {
+            match step(e + 1) {
+                Some(up) if cols.as_ref().is_none_or(|c| *c == up) => {
+                    cols = Some(up);
+                    e += 1;
+                }
+                _ => break,
+            }
+        }
+        if e + 1 - s >= MIN_COUNTED {
+            let names: Vec<&str> = cols
+                .iter()
+                .flatten()
+                .map(|&c| grid.header[c].as_str())
+                .collect();
+            let said = format!(
+                "... {} rows between, each the row above with {} one more ...",
+                e - s - 1,
+                names.join(", ")
+            );
+            for slot in &mut inside[s + 1..e] {
+                *slot = Some(String::new());
+            }
+            inside[s + 1] = Some(said);
+        }
+        s = e + 1;
+    }
+    inside
+}
+
+/// A table's body as written: a row, rows omitted past [`MAX_ROWS`], or a run counting up.
+enum Item {
+    Row(usize),
+    Cut(usize),
+    Counted(String),
+}
+
+/// The rows shown, in order, with the markers between them: rows inside a run counting
+/// up are its marker; past [`MAX_ROWS`] of the rest, the middle ones (from the first
+/// three quarters on) are counted as omitted; idle rows go (said by [`Idle::summary`]).
+fn shown_rows(grid: &Grid, idle: &[bool], counted: &[Option<String>]) -> Vec<Item> {
+    let n = grid.rows.len();
+    let rest: Vec<usize> = (0..n).filter(|&i| counted[i].is_none()).collect();
+    let (cut_from, cut_to) = if rest.len() > MAX_ROWS {
+        let from = MAX_ROWS * 3 / 4;
+        (from, from + rest.len() - MAX_ROWS)
+    } else {
+        (rest.len(), rest.len())
+    };
+    // the rest's rows that are cut, and each row's place among the rest
+    let mut cut_row = vec![false; n];
+    for &i in &rest[cut_from..cut_to] {
+        cut_row[i] = true;
+    }
+    let mut items = Vec::new();
+    let mut omitted = 0;
+    let mut i = 0;
+    while i < n {
+        match &counted[i] {
+            Some(said) if !said.is_empty() => {
+                // the run's rows in between, from here to the next row of the rest
+                let end = (i..n).find(|&k| counted[k].is_none()).unwrap_or(n);
+                let ends_shown = !cut_row[i - 1] && end < n && !cut_row[end];
+                if ends_shown {
+                    items.push(Item::Counted(said.clone()));
+                } else {
+                    omitted += end - i;
+                }
+                i = end;
+                continue;
+            }
+            Some(_) => omitted += 1,
+            None if cut_row[i] => {
+                if !idle[i] {
+                    omitted += 1;
+                }
+            }
+            None => {
+                if !idle[i] {
+                    if omitted > 0 {
+                        items.push(Item::Cut(omitted));
+                        omitted = 0;
+                    }
+                    items.push(Item::Row(i));
+                }
+            }
+        }
+        i += 1;
+    }
+    if omitted > 0 {
+        items.push(Item::Cut(omitted));
+    }
+    items
 }
 
 /// Rows that share every value but their name are written once naming them all.
@@ -844,12 +970,60 @@ c       z2                  STOPPED
     fn many_rows_are_cut_with_a_count() {
         let mut text = String::from("NAME     STATUS\n");
         for i in 0..450 {
-            text.push_str(&format!("pod-{i:03}  Running\n"));
+            text.push_str(&format!("pod-{:04}  Running\n", i * 3));
         }
         let out = run(&text).unwrap();
         assert_eq!(out.omitted, 50);
         assert!(out.lines.iter().any(|l| l == "... 50 rows omitted ..."));
-        assert!(out.lines.iter().any(|l| l.starts_with("pod-449")));
+        assert!(out.lines.iter().any(|l| l.starts_with("pod-1347")));
+    }
+
+    #[test]
+    fn rows_counting_up_are_their_first_and_last_with_the_count_between() {
+        let mut text = String::from("COMMAND  PID  FD   NAME\n");
+        text.push_str("init     1    cwd  /proc/1/cwd (denied)\n");
+        for fd in (0..300).chain(302..306) {
+            text.push_str(&format!("init     1    {fd:<4} /proc/1/fd/{fd} (denied)\n"));
+        }
+        // two cells changing, but not together: no run
+        for (fd, name) in [(7, 1), (8, 1), (9, 2), (10, 2)] {
+            text.push_str(&format!("sh       9    {fd:<4} /dev/pts/{name}\n"));
+        }
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert_eq!(out.omitted, 0);
+        assert!(
+            t.contains(
+                "init     1    0    /proc/1/fd/0 (denied)
+... 298 rows between, each the row above with FD, NAME one more ...
+init     1    299  /proc/1/fd/299 (denied)
+init     1    302  /proc/1/fd/302 (denied)
+... 2 rows between, each the row above with FD, NAME one more ...
+init     1    305  /proc/1/fd/305 (denied)
+sh       9    7    /dev/pts/1
+sh       9    8    /dev/pts/1
+sh       9    9    /dev/pts/2
+sh       9    10   /dev/pts/2"
+            ),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn a_run_counting_up_across_the_cut_is_counted_with_it() {
+        let mut text = String::from("NAME     STATUS\n");
+        for i in 0..500 {
+            text.push_str(&format!("pod-{:04}  Running\n", i * 3));
+        }
+        for i in 0..100 {
+            text.push_str(&format!("job-{i:03}  Done\n"));
+        }
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        // the job run is two rows and a marker: 502 rows are left, 102 past the 400 shown
+        assert_eq!(out.omitted, 102, "{t}");
+        assert!(t.contains("job-000  Done\n... 98 rows between"), "{t}");
+        assert!(t.ends_with("job-099  Done"), "{t}");
     }
 
     #[test]
