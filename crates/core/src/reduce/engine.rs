@@ -1143,6 +1143,19 @@ mod tests {
     }
 
     #[test]
+    fn one_similar_error_left_is_shown_not_said_by_a_longer_marker() {
+        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+            "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;
+        // the first, seven more, one left, the last: the one left is itself
+        let errors: Vec<String> = (1..=10)
+            .map(|i| format!("error: src/Defect{i}.scala:5: type mismatch [E{i}]"))
+            .collect();
+        let lines: Vec<&str> = errors.iter().map(String::as_str).collect();
+        let out = engine_text(rule, &lines);
+        assert_eq!(out, errors, "{out:#?}");
+    }
+
+    #[test]
     fn a_run_of_similar_errors_shows_its_first_lines_unless_only_their_times_differ() {
         let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
             "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;

@@ -170,14 +170,21 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
         // a run of error/warning lines: its first lines each, then the rest counted
         body.lines.extend(e.middle.iter().cloned());
         let hidden = e.count - 2 - e.middle.len() as u64;
-        if hidden > 0 {
+        // one line left: that line, not a marker longer than it
+        let alone = (hidden == 1)
+            .then(|| e.vary.line_after(&e.text, e.middle.len()))
+            .flatten();
+        if let Some(line) = alone {
+            body.lines.push(line);
+        } else if hidden > 0 {
             body.folded += hidden;
             let what = e
                 .vary
                 .said_after(&e.text, e.count, e.middle.len())
                 .unwrap_or_default();
+            let lines = if hidden == 1 { "line" } else { "lines" };
             body.lines
-                .push(format!("... {hidden} more similar lines{what} ..."));
+                .push(format!("... {hidden} more similar {lines}{what} ..."));
         }
     } else if e.count == 3 {
         if let Some(second) = &e.second_text {

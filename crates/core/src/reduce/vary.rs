@@ -361,6 +361,21 @@ impl Vary {
         }
     }
 
+    /// The line `index` places after the first (0-based among the lines after it) of a
+    /// run of error/warning lines, rebuilt from the words listed for it: for a marker that
+    /// would stand for that one line alone (and be longer than it).
+    pub fn line_after(&self, first: &str, index: usize) -> Option<String> {
+        let Vary::Parts(p) = self else {
+            return None;
+        };
+        let differ = p.lines.get(index).filter(|_| !p.unlisted)?;
+        let mut words: Vec<&str> = first.split(' ').collect();
+        for (at, w) in differ {
+            *words.get_mut(*at)? = w;
+        }
+        Some(words.join(" "))
+    }
+
     /// Takes a line equal to the one before it.
     pub fn again(&mut self, first: &str) {
         match self {
