@@ -21,8 +21,9 @@ const EXACT: Fold = Fold {
     paths: false,
 };
 
-/// Most lines in a block.
-pub const MAX_PERIOD: usize = 16;
+/// Most lines in a block (a C compiler's warnings for one file, each with its source
+/// line and caret, run past 16).
+pub const MAX_PERIOD: usize = 32;
 /// Most characters of words listed for one folded block.
 pub const MAX_LISTED: usize = 2000;
 /// The fewest lines of a block folded when it comes only twice.
@@ -412,6 +413,41 @@ mod tests {
             )
         );
         assert_eq!(out[4], "done");
+    }
+
+    #[test]
+    fn a_compiler_s_diagnostics_for_each_of_several_files_alike_fold_as_one_long_block() {
+        // `make -k` over files failing alike: a 20-line block of warnings, notes and carets
+        let file = |n: u32| -> String {
+            let mut t = format!("f{n}.c: In function 'f{n}':\n");
+            for (col, what) in [
+                (25, "suggest parentheses around assignment"),
+                (51, "implicit declaration of function 'sprintf'"),
+                (51, "incompatible implicit declaration of 'sprintf'"),
+                (37, "'y' is used uninitialized"),
+                (19, "unused variable 'z'"),
+                (9, "control reaches end of non-void function"),
+            ] {
+                t.push_str(&format!("f{n}.c:1:{col}: warning: {what}\n"));
+                t.push_str(&format!(
+                    "    1 | int f{n}(int x) {{ if (x = 1) return y; }}\n"
+                ));
+                t.push_str(&format!("      |{:>col$}\n", "^"));
+            }
+            t.push_str("... 1 line omitted ...\n");
+            t
+        };
+        let text: String = (1..=4).map(file).collect();
+        assert_eq!(lines(&file(1)).len(), 20);
+        let (out, folded) = fold_blocks(lines(&text), FOLD);
+        assert_eq!(folded, 60, "{out:#?}");
+        assert_eq!(out[..20], lines(&file(1))[..]);
+        assert!(
+            out[20].starts_with(
+                "... the 20 lines above again 3 times; what differs: f2.c: 'f2': f2.c:1:25: f2(int"
+            ),
+            "{out:#?}"
+        );
     }
 
     #[test]
