@@ -6,8 +6,9 @@
 //! with one value for every row is said once. Very long command lines are clipped in the
 //! middle with a marker. Kernel threads (`[kworker/0:1]`, `[rcu_gp]` … with no memory of
 //! their own) are half of a `ps aux` on Linux: they fold to one counted line naming their
-//! kinds, unless they are all there is (the user asked for them). Output that has no ps
-//! header is left to the line rule.
+//! kinds, unless they are all there is (the user asked for them), under kthreadd in a
+//! forest (`ps auxf`) too, where the other processes keep the tree drawn before their
+//! command. Output that has no ps header is left to the line rule.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
@@ -36,13 +37,22 @@ impl Ps {
         let last_is_cmd = header.last().is_some_and(|h| COMMAND.contains(&h.as_str()));
         let mut cols = Vec::with_capacity(n);
         let mut rest = line.trim_start();
+        // what follows the column before, its blanks included
+        let mut after = rest;
         for i in 0..n {
             if i + 1 == n && last_is_cmd {
                 if rest.is_empty() {
                     return None;
                 }
+                // a forest (`ps auxf`, `ps -H`): the tree's indentation says whose child a
+                // process is, so it stays (all but the blank between the columns)
+                let command = if rest.starts_with('|') || rest.starts_with("\\_") {
+                    after.strip_prefix(' ').unwrap_or(after)
+                } else {
+                    rest
+                };
                 // held clipped: a java classpath can be 100 KB
-                cols.push(clip_line(rest, MAX_COMMAND).into_owned());
+                cols.push(clip_line(command, MAX_COMMAND).into_owned());
                 rest = "";
                 break;
             }
@@ -51,7 +61,8 @@ impl Ps {
                 return None;
             }
             cols.push(rest[..end].to_string());
-            rest = rest[end..].trim_start();
+            after = &rest[end..];
+            rest = after.trim_start();
         }
         if !rest.is_empty() || cols.len() != n {
             return None;
@@ -98,7 +109,7 @@ impl Structured for Ps {
         let cmd_col = upper.len() - 1;
         let vsz_col = upper.iter().position(|h| h == "VSZ");
         let is_kthread = |r: &Vec<String>| {
-            let c = r[cmd_col].as_str();
+            let c = without_tree(&r[cmd_col]);
             COMMAND.contains(&upper[cmd_col].as_str())
                 && c.starts_with('[')
                 && c.ends_with(']')
@@ -159,7 +170,7 @@ impl Structured for Ps {
                 .rows
                 .iter()
                 .filter(|r| is_kthread(r))
-                .map(|r| r[cmd_col].trim_matches(['[', ']']));
+                .map(|r| without_tree(&r[cmd_col]).trim_matches(['[', ']']));
             lines.push(format!(
                 "[{kthreads} kernel threads folded: {}; --raw shows them]",
                 kernel_thread_kinds(names)
@@ -178,6 +189,22 @@ impl Structured for Ps {
             facts_line: true,
             json_cut: false,
         })
+    }
+}
+
+/// A command without the tree `ps f` (forest) and `ps -H` draw before it: `|   \_ [kworker/0:1]`
+/// is `[kworker/0:1]`.
+fn without_tree(command: &str) -> &str {
+    let mut c = command.trim_start();
+    loop {
+        let next = c
+            .strip_prefix('|')
+            .or_else(|| c.strip_prefix("\\_"))
+            .map(str::trim_start);
+        match next {
+            Some(rest) => c = rest,
+            None => return c,
+        }
     }
 }
 
@@ -232,6 +259,37 @@ root          77  0.0  0.0      0     0 ?        Z    08:10   0:00 [sh] <defunct
         assert!(t.contains("77 0.0 0.0 Z [sh] <defunct>"), "{t}");
         assert!(!t.contains("112000"), "{t}");
         assert_eq!(out.facts[0], ("process".to_string(), 4));
+    }
+
+    #[test]
+    fn kernel_threads_under_kthreadd_in_a_forest_fold_too() {
+        // `ps auxf`: the threads kthreadd started are drawn under it
+        let text = r"USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND
+root         2  0.0  0.0      0     0 ?        S    08:03   0:00 [kthreadd]
+root         3  0.0  0.0      0     0 ?        S    08:03   0:00  \_ [pool_workqueue_release]
+root         4  0.0  0.0      0     0 ?        I<   08:03   0:00  \_ [kworker/R-rcu_gp]
+root        14  0.0  0.0      0     0 ?        S    08:03   0:08  \_ [ksoftirqd/0]
+root         1  0.3  0.0  12345  2345 ?        S<Ll 08:03   1:02 /sbin/init
+root      9189  0.0  0.0   5268  4120 ?        Ss   16:24   0:00  \_ bash /dev/fd/3
+root       825  0.0  0.0   2400  1200 ?        S    16:50   0:00      \_ timeout 1200 python3 x.py
+root       827  1.9  0.0  80000 40000 ?        S    16:50   0:01      |   \_ python3 x.py
+root      1027  0.0  0.0      0     0 ?        Z    16:51   0:00      \_ [lsof] <defunct>
+";
+        let out = run(text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(!t.contains("kworker/R-rcu_gp]"), "{t}");
+        assert!(
+            t.ends_with(
+                "1 0.3 0.0 S<Ll /sbin/init
+9189 0.0 0.0 Ss  \\_ bash /dev/fd/3
+825 0.0 0.0 S      \\_ timeout 1200 python3 x.py
+827 1.9 0.0 S      |   \\_ python3 x.py
+1027 0.0 0.0 Z      \\_ [lsof] <defunct>
+[4 kernel threads folded: ksoftirqd, kthreadd, kworker, pool_workqueue_release; --raw shows them]"
+            ),
+            "{t}"
+        );
+        assert_eq!(out.facts[0], ("process".to_string(), 9));
     }
 
     #[test]
