@@ -1,5 +1,6 @@
 //! Listings: `ls` (plain and `-l`), `find`, `fd`, `git ls-files`, `rg --files`, and the
-//! entry lists of `tar`, `zip`, `unzip` and `rsync -v`.
+//! entry lists of `tar`, `zip`, `unzip`, `rsync -v` and `npm pack`/`npm publish` (each
+//! file with its size).
 //!
 //! Every entry's name is kept. Entries are grouped by directory, in the order the
 //! directories first appear: `src/api/ (5): cart.ts orders.ts …` (a directory with one
@@ -12,7 +13,9 @@
 //! messages (`find: …: Permission denied`, `tar: …: Cannot stat`, summaries) are kept as
 //! they are. Progress lines go (counted); one `total N` of `ls -l` joins the header
 //! (`33 items, 552 total blocks`), several (`ls -lR`) go, counted. A very large listing is
-//! cut with an explicit count per directory.
+//! cut with an explicit count per directory, or, past 40 such directories, per the deepest
+//! folders that hold them in 40 lines (`vendor/alpha/** (60 entries in 30 directories not
+//! shown)`).
 
 use std::collections::HashMap;
 
@@ -31,6 +34,8 @@ pub enum Mode {
     Rsync,
     /// `git add -v`, `git rm`, `git commit` (its `create mode 100644 path` lines).
     Git,
+    /// `npm pack`, `npm publish`: the tarball's contents, `npm notice 1.4kB lib/a.js`.
+    NpmPack,
 }
 
 /// Entries held in memory; more are only counted (per directory when it is known).
@@ -39,9 +44,21 @@ const MAX_GROUPS: usize = 10_000;
 const MAX_OTHER: usize = 400;
 /// Rendered characters after which the remaining directories are only counted.
 const BUDGET_CHARS: usize = 40_000;
+/// The same for a package's tarball (`npm pack`): what is read there is which folders
+/// went in, and each file's name matters less than in a search for files.
+const PACK_BUDGET_CHARS: usize = 12_000;
 /// Wrap grouped name lists at about this width.
 const WRAP: usize = 160;
 const MAX_NAME_CHARS: usize = 300;
+
+/// npm's size of a file in a tarball: `157B`, `1.4kB`, `2.1MB`.
+fn is_npm_size(word: &str) -> bool {
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &word[digits.len()..];
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && matches!(unit, "B" | "kB" | "MB" | "GB")
+}
 
 /// The columns of one `ls -l`-style line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +131,8 @@ pub struct Listing {
     lines: u64,
     /// Each name is followed by `:count` (`grep -c`).
     counted: bool,
+    /// `npm pack`: between `Tarball Contents` and `Tarball Details`.
+    in_contents: bool,
 }
 
 impl Listing {
@@ -135,13 +154,22 @@ impl Listing {
             {
                 Mode::Git
             }
+            "npm"
+                if norm
+                    .argv
+                    .iter()
+                    .skip(1)
+                    .any(|a| a == "pack" || a == "publish") =>
+            {
+                Mode::NpmPack
+            }
             _ => Mode::Paths,
         };
         let fact = match mode {
             Mode::Ls => "item",
             Mode::Tar | Mode::Zip | Mode::Unzip => "entry",
             Mode::Rsync => "entry",
-            Mode::Git => "file",
+            Mode::Git | Mode::NpmPack => "file",
             Mode::Paths if a0 == "find" || a0 == "gfind" => "match",
             Mode::Paths => "path",
         };
@@ -197,6 +225,7 @@ impl Listing {
             verb: None,
             lines: 0,
             counted: false,
+            in_contents: false,
         }
     }
 
@@ -450,6 +479,34 @@ impl Listing {
                 }
                 self.other(t);
             }
+            Mode::NpmPack => {
+                // npm's notices: the header, the contents (a size and a path each), the
+                // tarball's details; a bare `npm notice` is a blank line
+                let Some(rest) = t.strip_prefix("npm notice") else {
+                    if !t.is_empty() {
+                        self.other(t);
+                    }
+                    return;
+                };
+                let rest = rest.trim_start();
+                if rest.is_empty() {
+                    self.noise += 1;
+                    return;
+                }
+                match rest.split_once(' ') {
+                    Some((size, path)) if self.in_contents && is_npm_size(size) => {
+                        self.entry(path.trim(), Some(size.to_string()), None)
+                    }
+                    _ => {
+                        self.in_contents = match rest {
+                            "Tarball Contents" => true,
+                            "Tarball Details" => false,
+                            _ => self.in_contents,
+                        };
+                        self.other(rest)
+                    }
+                }
+            }
             Mode::Rsync => {
                 if t.is_empty() {
                     return;
@@ -618,26 +675,19 @@ impl Listing {
         let dirs: std::collections::HashSet<String> =
             self.groups.iter().map(|g| g.dir.clone()).collect();
         let single = self.groups.len() == 1;
+        let budget = if self.mode == Mode::NpmPack {
+            PACK_BUDGET_CHARS
+        } else {
+            BUDGET_CHARS
+        };
         let mut used = 0usize;
-        let mut summarized_groups = 0u64;
-        let mut summarized_entries = 0u64;
+        // the directories past the budget: only counted
+        let mut unshown: Vec<&Group> = Vec::new();
         for g in &self.groups {
             let unstored = g.count - g.items.len() as u64;
-            if used > BUDGET_CHARS {
+            if used > budget {
                 omitted += g.count;
-                if summarized_groups < 2000 {
-                    out.push(format!(
-                        "{}{} ({} {} not shown)",
-                        g.prefix,
-                        label(&g.dir),
-                        g.count,
-                        plural(g.count, "entry", "entries")
-                    ));
-                    used += 40;
-                } else {
-                    summarized_entries += g.count;
-                }
-                summarized_groups += 1;
+                unshown.push(g);
                 continue;
             }
             let names: Vec<String> = g
@@ -715,7 +765,7 @@ impl Listing {
                 }
                 if !dated.is_empty() {
                     for (line, n) in date_groups(&dated, indent) {
-                        if used > BUDGET_CHARS {
+                        if used > budget {
                             break;
                         }
                         used += line.len() + 1;
@@ -724,7 +774,7 @@ impl Listing {
                     }
                 }
                 for (line, n) in fold_numbered_runs(&rows) {
-                    if used > BUDGET_CHARS {
+                    if used > budget {
                         break;
                     }
                     used += line.len() + 1;
@@ -798,7 +848,7 @@ impl Listing {
             let mut line = head.clone();
             let mut shown = 0u64;
             for (n, count) in fold_numbered_set(&names) {
-                if used + line.len() > BUDGET_CHARS {
+                if used + line.len() > budget {
                     break;
                 }
                 if line.len() + n.len() + 1 > WRAP && line.len() > head.len().max(2) {
@@ -819,12 +869,7 @@ impl Listing {
             used += line.len() + 1;
             out.push(line.trim_end().to_string());
         }
-        if summarized_entries > 0 {
-            out.push(format!(
-                "… {} more directories with {summarized_entries} entries not shown",
-                summarized_groups - 2000
-            ));
-        }
+        out.extend(unshown_lines(&unshown));
         if self.ungrouped > 0 {
             omitted += self.ungrouped;
             out.push(format!(
@@ -1307,6 +1352,72 @@ fn git_mode_verb(created: bool, mode: &str) -> Option<&'static str> {
 
 fn single_root(dir: &str) -> bool {
     dir.is_empty()
+}
+
+/// Most lines saying the directories past the budget.
+const MAX_UNSHOWN_LINES: usize = 40;
+
+/// The directories past the budget, counted: one line each (`src/api/ (12 entries not
+/// shown)`) when they are few; else rolled up to the deepest folders that keep them within
+/// [`MAX_UNSHOWN_LINES`] lines (`v/lib/python3.11/site-packages/** (3412 entries in 560
+/// directories not shown)`), in the order they first come.
+fn unshown_lines(groups: &[&Group]) -> Vec<String> {
+    let one = |g: &Group| {
+        format!(
+            "{}{} ({} {} not shown)",
+            g.prefix,
+            label(&g.dir),
+            g.count,
+            plural(g.count, "entry", "entries")
+        )
+    };
+    if groups.len() <= MAX_UNSHOWN_LINES {
+        return groups.iter().map(|g| one(g)).collect();
+    }
+    // a folder `depth` components deep (the whole folder when it is not as deep)
+    let folder = |dir: &str, depth: usize| -> usize {
+        dir.match_indices('/')
+            .nth(depth.wrapping_sub(1))
+            .map_or(if depth == 0 { 0 } else { dir.len() }, |(k, _)| k + 1)
+    };
+    let deepest = groups
+        .iter()
+        .map(|g| g.dir.matches('/').count())
+        .max()
+        .unwrap_or(0);
+    let keys = |depth: usize| -> Vec<(&str, &str)> {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for g in groups {
+            let key = (g.prefix.as_str(), &g.dir[..folder(&g.dir, depth)]);
+            if !seen.contains(&key) {
+                seen.push(key);
+            }
+        }
+        seen
+    };
+    let depth = (0..=deepest)
+        .rev()
+        .find(|&d| keys(d).len() <= MAX_UNSHOWN_LINES)
+        .unwrap_or(0);
+    keys(depth)
+        .into_iter()
+        .map(|(prefix, top)| {
+            let under: Vec<&&Group> = groups
+                .iter()
+                .filter(|g| g.prefix == prefix && g.dir[..folder(&g.dir, depth)] == *top)
+                .collect();
+            let entries: u64 = under.iter().map(|g| g.count).sum();
+            match under.as_slice() {
+                [g] if g.dir == top => one(g),
+                _ => format!(
+                    "{prefix}{}** ({entries} {} in {} directories not shown)",
+                    if top.is_empty() { "./" } else { top },
+                    plural(entries, "entry", "entries"),
+                    under.len()
+                ),
+            }
+        })
+        .collect()
 }
 
 fn label(dir: &str) -> String {
@@ -2004,8 +2115,51 @@ drwxr-xr-x 2 dev staff 4096 Nov 26 14:38 .
             t.contains("src/module_000/ (40, all file_*.rs): 000_m0 001_m0"),
             "{t}"
         );
-        assert!(t.contains("src/module_299/ (40 entries not shown)"));
+        // the ~270 folders past the budget: more than 40, so said by the folder above them
+        let last = out.lines.last().unwrap();
+        let (_, rest) = last.split_once("src/** (").expect(&t);
+        let (entries, folders) = rest.split_once(" entries in ").expect(&t);
+        let folders: u64 = folders
+            .trim_end_matches(" directories not shown)")
+            .parse()
+            .expect(&t);
+        assert_eq!(entries.parse::<u64>().unwrap(), folders * 40, "{t}");
+        assert!(out.omitted >= folders * 40, "{t}");
+        assert!(!t.contains("src/module_299/"), "{t}");
         assert_eq!(out.facts[0], ("path".to_string(), 12_000));
+    }
+
+    #[test]
+    fn folders_past_the_budget_are_said_by_the_deepest_folders_that_fit_forty_lines() {
+        let mut text = String::new();
+        // shown: enough to fill the budget
+        for f in 0..3000 {
+            text.push_str(&format!(
+                "app/src/component_{:05}_variant{}.ts\n",
+                f * 7,
+                f % 3
+            ));
+        }
+        // past it: three packages of 30 folders each, and one lone folder
+        for pkg in ["alpha", "beta", "gamma"] {
+            for d in 0..30 {
+                for f in 0..2 {
+                    text.push_str(&format!("vendor/{pkg}/mod_{d:02}/f{f}.go\n"));
+                }
+            }
+        }
+        text.push_str("docs/readme.md\n");
+        let out = run("find .", &text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(
+            t.ends_with(
+                "vendor/alpha/** (60 entries in 30 directories not shown)
+vendor/beta/** (60 entries in 30 directories not shown)
+vendor/gamma/** (60 entries in 30 directories not shown)
+docs/ (1 entry not shown)"
+            ),
+            "{t}"
+        );
     }
 
     #[test]
