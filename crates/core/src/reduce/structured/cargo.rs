@@ -11,7 +11,9 @@
 //! once, followed by the other places (`src/lib.rs:21:5, 31:5`). So is a lint whose
 //! header differs only in the names it quotes (rustc's `unused variable: `a``, then `b` and
 //! `c`): each later place carries its names (`` `b` src/main.rs:3:9, `c` 4:9 ``). Errors
-//! with a code (`error[E0308]`) are never grouped, since their labels say what differs.
+//! with a code (`error[E0308]`) are grouped only when all but their place and source lines
+//! is the same, labels included (where they point and what they say), since their labels
+//! usually say what differs.
 //!
 //! Noise (counted, not shown): `Compiling`/`Checking`/`Downloading`… progress, the clippy
 //! documentation-link and `-D warnings` override lines, `Some errors have detailed
@@ -223,8 +225,8 @@ impl Cargo {
 }
 
 /// Lints said again: the same header, notes and help at another place (clippy's
-/// `needless_raw_string_hashes` at 39 places). Errors with a code (`error[E0308]`) are never
-/// folded: their labels differ. A diagnostic without a `-->` location is not either.
+/// `needless_raw_string_hashes` at 39 places). Errors with a code (`error[E0308]`) fold only
+/// with the same labels (see [`lint_kind`]). A diagnostic without a `-->` location never does.
 #[derive(Default)]
 struct Repeats {
     /// the first of each kind -> the later ones
@@ -276,12 +278,32 @@ fn repeats(diags: &[Diag]) -> Repeats {
 /// What makes two lints the same kind: the header, up to the names it quotes (rustc's
 /// `unused variable: `a`` and `unused variable: `b``), and every note and help line (rustc
 /// says "implied by `-D warnings`" and "on by default" at the first one only).
+///
+/// An error with a code is of one kind with another only when everything but its place
+/// and its source lines is the same: its labels, where they point and what they say
+/// (`expected `u32`, found `&str``, `expected due to this`), and its notes and help.
 fn lint_kind(d: &Diag) -> Option<String> {
     let header = &d.lines[0];
-    if header.contains("[E") || d.extra > 0 || location(d).is_none() {
+    if d.extra > 0 || location(d).is_none() {
         return None;
     }
     let mut key = name_template(header, None).map_or_else(|| header.clone(), |(t, _)| t);
+    if header.contains("[E") {
+        for l in &d.lines[1..] {
+            let t = l.trim_start();
+            // the place, and a source line (`7 |     let v0: u32 = "s0";`)
+            let numbered = t.split_once('|').is_some_and(|(n, _)| {
+                !n.trim().is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit())
+            });
+            if t.starts_with("--> ") || numbered || t.starts_with("...") {
+                continue;
+            }
+            // a label line, from its gutter on (the gutter widens with the line number)
+            key.push('\n');
+            key.push_str(t);
+        }
+        return Some(key);
+    }
     for l in &d.lines[1..] {
         let t = l.trim_start();
         let note = t.starts_with("= ") || t.starts_with("help:") || t.starts_with("note:");
@@ -458,6 +480,11 @@ impl Structured for Cargo {
                     }
                     if let Some(later) = again.more.get(i) {
                         let n: u64 = later.iter().map(|j| self.diags[*j].count).sum();
+                        let (kind, same) = if d.lines[0].contains("[E") {
+                            ("error", "same labels, notes and help")
+                        } else {
+                            ("lint", "same message and help")
+                        };
                         if let Some(vary) = again.vary.get(i) {
                             // the names that differ ride on the places
                             let named: Vec<(String, &str)> = later
@@ -473,7 +500,7 @@ impl Structured for Cargo {
                             let named: Vec<(&str, &str)> =
                                 named.iter().map(|(n, p)| (n.as_str(), *p)).collect();
                             out.lines.push(format!(
-                                "   ... and {n} more of this lint, for the names given (source lines not repeated): {}",
+                                "   ... and {n} more of this {kind}, for the names given (source lines not repeated): {}",
                                 join_labelled_places(&named)
                             ));
                         } else {
@@ -482,7 +509,7 @@ impl Structured for Cargo {
                                 .filter_map(|j| location(&self.diags[*j]))
                                 .collect();
                             out.lines.push(format!(
-                                "   ... and {n} more of this lint (same message and help; source lines not repeated) at: {}",
+                                "   ... and {n} more of this {kind} ({same}; source lines not repeated) at: {}",
                                 join_places(&places)
                             ));
                         }
@@ -619,7 +646,32 @@ warning: `demo` (bin \"demo\") generated 1 warning
     }
 
     #[test]
-    fn a_lint_said_again_is_its_place_and_errors_with_a_code_never_fold() {
+    fn errors_with_a_code_and_the_same_labels_are_said_once_with_their_places() {
+        // rustc, 12 `let vN: u32 = "sN";`: the labels point at the same columns and say the
+        // same; only the place and the source line differ
+        let e0308 = |line: u32| {
+            let w = line.to_string().len();
+            let pad = " ".repeat(w);
+            format!(
+                "error[E0308]: mismatched types\n{pad}--> src/main.rs:{line}:19\n{pad} |\n{line} |     let v{line}: u32 = \"s{line}\";\n{pad} |             ---   ^^^^ expected `u32`, found `&str`\n{pad} |             |\n{pad} |             expected due to this\n\n"
+            )
+        };
+        let text: String = (2..=9).map(e0308).collect::<String>()
+            + "error[E0308]: mismatched types\n --> src/main.rs:30:9\n  |\n30 |     f(true);\n  |       ^^^^ expected `u32`, found `bool`\n\n"
+            + "error: could not compile `demo` (bin \"demo\") due to 9 previous errors\n";
+        let o = run(&text).unwrap();
+        let t = o.lines.join("\n");
+        assert_eq!(t.matches("error[E0308]").count(), 2, "{t}");
+        assert!(
+            t.contains("2 |     let v2: u32 = \"s2\";\n  |             ---   ^^^^ expected `u32`, found `&str`\n  |             |\n  |             expected due to this\n   ... and 7 more of this error (same labels, notes and help; source lines not repeated) at: src/main.rs:3:19, 4:19, 5:19, 6:19, 7:19, 8:19, 9:19\n"),
+            "{t}"
+        );
+        assert!(t.contains("expected `u32`, found `bool`"), "{t}");
+        assert_eq!(o.facts[0], ("error".to_string(), 9));
+    }
+
+    #[test]
+    fn a_lint_said_again_is_its_place_and_errors_with_other_labels_never_fold() {
         let lint = |line: u32, first: bool| {
             format!(
                 "error: unneeded `return` statement\n  --> src/lib.rs:{line}:5\n   |\n{line} |     return x;\n   |     ^^^^^^^^\n   |\n{}help: remove `return`\n   |\n{line} -     return x;\n{line} +     x\n   |\n\n",
