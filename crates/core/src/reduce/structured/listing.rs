@@ -1385,22 +1385,26 @@ fn unshown_lines(groups: &[&Group]) -> Vec<String> {
         .map(|g| g.dir.matches('/').count())
         .max()
         .unwrap_or(0);
-    let keys = |depth: usize| -> Vec<(&str, &str)> {
+    // the folders `depth` deep, in the order they first come: None past the lines allowed
+    // (so a look at a depth with thousands of folders stops early)
+    let keys = |depth: usize, limit: usize| -> Option<Vec<(&str, &str)>> {
         let mut seen: Vec<(&str, &str)> = Vec::new();
         for g in groups {
             let key = (g.prefix.as_str(), &g.dir[..folder(&g.dir, depth)]);
             if !seen.contains(&key) {
+                if seen.len() == limit {
+                    return None;
+                }
                 seen.push(key);
             }
         }
-        seen
+        Some(seen)
     };
-    let depth = (0..=deepest)
+    let (depth, tops) = (0..=deepest)
         .rev()
-        .find(|&d| keys(d).len() <= MAX_UNSHOWN_LINES)
-        .unwrap_or(0);
-    keys(depth)
-        .into_iter()
+        .find_map(|d| keys(d, MAX_UNSHOWN_LINES).map(|k| (d, k)))
+        .unwrap_or_else(|| (0, keys(0, usize::MAX).unwrap_or_default()));
+    tops.into_iter()
         .map(|(prefix, top)| {
             let under: Vec<&&Group> = groups
                 .iter()
