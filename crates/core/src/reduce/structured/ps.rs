@@ -172,8 +172,10 @@ impl Structured for Ps {
                 .filter(|r| is_kthread(r))
                 .map(|r| without_tree(&r[cmd_col]).trim_matches(['[', ']']));
             lines.push(format!(
-                "[{kthreads} kernel threads folded: {}; --raw shows them]",
-                kernel_thread_kinds(names)
+                "[{kthreads} kernel {} folded: {}; --raw shows {}]",
+                if kthreads == 1 { "thread" } else { "threads" },
+                kernel_thread_kinds(names),
+                if kthreads == 1 { "it" } else { "them" }
             ));
         }
         lines.extend(self.other.iter().cloned());

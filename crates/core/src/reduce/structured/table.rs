@@ -797,8 +797,13 @@ impl Idle {
                 .map(|r| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
                 .collect();
             out.lines.push(format!(
-                "{} more processes at 0.0% CPU (PID COMMAND): {}",
+                "{} more {} at 0.0% CPU (PID COMMAND): {}",
                 self.count,
+                if self.count == 1 {
+                    "process"
+                } else {
+                    "processes"
+                },
                 list.join(", ")
             ));
         }
@@ -806,7 +811,9 @@ impl Idle {
         if kernel > 0 {
             let kinds = super::ps::kernel_thread_kinds(folded(true).map(|r| r[self.cmd].as_str()));
             out.lines.push(format!(
-                "[{kernel} kernel threads at 0.0% CPU folded: {kinds}; --raw shows them]"
+                "[{kernel} kernel {} at 0.0% CPU folded: {kinds}; --raw shows {}]",
+                if kernel == 1 { "thread" } else { "threads" },
+                if kernel == 1 { "it" } else { "them" }
             ));
         }
     }
