@@ -1142,28 +1142,30 @@ mod tests {
         );
     }
 
-    #[test]
-    fn one_similar_error_left_is_shown_not_said_by_a_longer_marker() {
-        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
+    /// A rule folding similar lines, and `n` errors alike but for their numbers.
+    const SIMILAR_RULE: &str = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
             "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;
-        // the first, seven more, one left, the last: the one left is itself
-        let errors: Vec<String> = (1..=10)
+
+    fn similar_errors(n: u32) -> (Vec<String>, Vec<String>) {
+        let errors: Vec<String> = (1..=n)
             .map(|i| format!("error: src/Defect{i}.scala:5: type mismatch [E{i}]"))
             .collect();
         let lines: Vec<&str> = errors.iter().map(String::as_str).collect();
-        let out = engine_text(rule, &lines);
+        let out = engine_text(SIMILAR_RULE, &lines);
+        (errors, out)
+    }
+
+    #[test]
+    fn one_similar_error_left_is_shown_not_said_by_a_longer_marker() {
+        // the first, seven more, one left, the last: the one left is itself
+        let (errors, out) = similar_errors(10);
         assert_eq!(out, errors, "{out:#?}");
     }
 
     #[test]
     fn a_run_of_similar_errors_shows_its_first_lines_unless_only_their_times_differ() {
-        let rule = r#"{"id": "t/x", "family": "t", "match": {"argv0": ["x"]},
-            "collapse": {"similar": true, "fold": ["numbers"], "repeats": true}}"#;
-        let errors: Vec<String> = (1..=12)
-            .map(|i| format!("error: src/Defect{i}.scala:5: type mismatch [E{i}]"))
-            .collect();
-        let lines: Vec<&str> = errors.iter().map(String::as_str).collect();
-        let out = engine_text(rule, &lines);
+        let rule = SIMILAR_RULE;
+        let (errors, out) = similar_errors(12);
         // the first, seven more, the rest counted, the last
         for i in 1..=8 {
             assert!(out.contains(&errors[i - 1]), "{i}: {out:#?}");
