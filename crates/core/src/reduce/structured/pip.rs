@@ -5,19 +5,34 @@
 //! lines (one per requirement, each with a site-packages path) fold into one line
 //! listing every `name version`. Collecting/Downloading/progress/build-step lines
 //! are dropped and counted, and so is `Installing collected packages: a, b` when the
-//! `Successfully installed a-1.0 b-2.0` line names every one of them.
+//! `Successfully installed a-1.0 b-2.0` line names every one of them. A long output (a
+//! package built from source) keeps its first 300 and last 200 lines, where a failed build
+//! says why, and up to 100 error and warning lines between them, the rest counted where
+//! it was.
 
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
-/// Lines kept at most (besides the already-satisfied summary).
-const MAX_LINES: usize = 600;
+/// Lines kept from the start (besides the already-satisfied summary).
+const MAX_HEAD: usize = 300;
+/// Lines kept from the end: where a failed build says why (`ERROR: Failed building wheel`).
+const MAX_TAIL: usize = 200;
+/// Error and warning lines kept from between the two (a compiler's `error:` in a build log).
+const MAX_MIDDLE: usize = 100;
 /// Already-satisfied requirements listed at most; the rest are counted.
 const MAX_SATISFIED: usize = 1000;
 
 #[derive(Default)]
 pub struct Pip {
+    /// The first lines kept ([`MAX_HEAD`]).
     lines: Vec<String>,
+    /// Past the head: the error and warning lines kept, each with how many lines were left
+    /// out before it.
+    middle: Vec<(u64, String)>,
+    /// Lines left out since the last one kept in `middle`.
+    gap: u64,
+    /// The last lines ([`MAX_TAIL`]).
+    tail: std::collections::VecDeque<String>,
     /// Index in `lines` where the already-satisfied summary goes.
     satisfied_at: Option<usize>,
     satisfied: Vec<String>,
@@ -121,11 +136,23 @@ impl Structured for Pip {
         if line.trim().is_empty() && self.lines.last().is_none_or(|l| l.is_empty()) {
             return;
         }
-        if self.lines.len() >= MAX_LINES {
-            self.omitted += 1;
+        let line = clip_line(line, 2000).into_owned();
+        if self.lines.len() < MAX_HEAD {
+            self.lines.push(line);
             return;
         }
-        self.lines.push(clip_line(line, 2000).into_owned());
+        self.tail.push_back(line);
+        if self.tail.len() > MAX_TAIL {
+            let out = self.tail.pop_front().unwrap_or_default();
+            let signal = crate::reduce::signal::classify(&out) > crate::reduce::signal::Level::None;
+            if signal && self.middle.len() < MAX_MIDDLE {
+                self.middle.push((self.gap, out));
+                self.gap = 0;
+            } else {
+                self.gap += 1;
+                self.omitted += 1;
+            }
+        }
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
@@ -133,6 +160,20 @@ impl Structured for Pip {
             return None;
         }
         let mut lines = self.lines;
+        let marker = |n: u64| {
+            let lines = if n == 1 { "line" } else { "lines" };
+            format!("... {n} more {lines} not shown ...")
+        };
+        for (gap, l) in self.middle {
+            if gap > 0 {
+                lines.push(marker(gap));
+            }
+            lines.push(l);
+        }
+        if self.gap > 0 {
+            lines.push(marker(self.gap));
+        }
+        lines.extend(self.tail);
         while lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop();
         }
@@ -151,9 +192,6 @@ impl Structured for Pip {
                 s.push_str(&format!(", … (+{} more)", self.satisfied_count - listed));
             }
             lines.insert(at.min(lines.len()), s);
-        }
-        if self.omitted > 0 {
-            lines.push(format!("... {} more lines not shown ...", self.omitted));
         }
         let mut facts = Vec::new();
         if self.installed > 0 {
@@ -249,6 +287,49 @@ Successfully installed requests-2.32.3
         );
         let partial = "Installing collected packages: a, b\nSuccessfully installed a-1.0\n";
         assert_eq!(run(partial).unwrap().lines.len(), 2);
+    }
+
+    #[test]
+    fn a_long_failed_build_keeps_its_end_and_its_errors() {
+        let mut text = String::from(
+            "Collecting numpy==1.21.0\n  error: subprocess-exited-with-error\n\n  × Building wheel for numpy (pyproject.toml) did not run successfully.\n",
+        );
+        for i in 0..1500 {
+            text.push_str(&format!(
+                "      copying numpy/lib/m{i}.py -> build/lib/numpy/lib\n"
+            ));
+            if i == 700 {
+                text.push_str("      numpy/core/src/x.c:12:3: error: unknown type name 'npy_x'\n");
+            }
+        }
+        text.push_str("      [end of output]\n\n  note: This error originates from a subprocess, and is likely not a problem with pip.\n  ERROR: Failed building wheel for numpy\nFailed to build numpy\nERROR: Could not build wheels for numpy, which is required to install pyproject.toml-based projects\n");
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(t.contains("× Building wheel for numpy"), "{t}");
+        assert!(t.contains("error: unknown type name 'npy_x'"), "{t}");
+        assert!(
+            t.ends_with("  ERROR: Failed building wheel for numpy\nFailed to build numpy\nERROR: Could not build wheels for numpy, which is required to install pyproject.toml-based projects"),
+            "{t}"
+        );
+        // every line is shown or counted where it was
+        let markers: Vec<u64> = out
+            .lines
+            .iter()
+            .filter_map(|l| {
+                l.strip_prefix("... ")?
+                    .split(' ')
+                    .next()?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .collect();
+        assert_eq!(markers.iter().sum::<u64>(), out.omitted, "{t}");
+        // (`Collecting …` is dropped as noise)
+        assert_eq!(
+            (out.lines.len() - markers.len()) as u64 + out.omitted,
+            text.lines().count() as u64 - 1,
+            "{t}"
+        );
     }
 
     #[test]
