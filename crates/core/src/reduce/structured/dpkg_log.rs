@@ -326,10 +326,14 @@ impl Structured for DpkgLog {
             flush(&mut groups, &mut out);
         }
         let mut omitted = 0;
+        // a log's latest runs matter most: the cut is in the middle, a quarter kept before it
         if out.len() > MAX_LINES {
             omitted = (out.len() - MAX_LINES) as u64;
-            out.truncate(MAX_LINES);
-            out.push(format!("... {omitted} more lines not shown ..."));
+            let from = MAX_LINES / 4;
+            out.splice(
+                from..from + omitted as usize,
+                [format!("... {omitted} more lines not shown ...")],
+            );
         }
         let facts = counts
             .into_iter()
@@ -491,6 +495,32 @@ dpkg: warning: something odd
                 "  install (1): make:all 4.3-4.1",
             ]
         );
+    }
+
+    #[test]
+    fn a_long_log_is_cut_in_the_middle_so_its_latest_runs_stay() {
+        // 1,200 runs of one package each: two lines said per run, more than the 2,000 kept
+        let mut text = String::new();
+        for i in 0..1200 {
+            let (day, hour, min) = (1 + i / 48, (i % 48) / 2, (i % 2) * 30);
+            let at = format!(
+                "2026-{:02}-{:02} {hour:02}:{min:02}",
+                1 + day / 28,
+                1 + day % 28
+            );
+            text.push_str(&format!("{at}:00 startup archives unpack\n"));
+            text.push_str(&format!("{at}:01 install pkg{i}:amd64 <none> 1.{i}\n"));
+            text.push_str(&format!("{at}:02 status installed pkg{i}:amd64 1.{i}\n"));
+        }
+        let out = feed(Box::<DpkgLog>::default(), &text, 0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(out.omitted > 0, "{t}");
+        assert!(t.contains("pkg0 1.0"), "{t}");
+        assert!(
+            t.contains(&format!("... {} more lines not shown ...", out.omitted)),
+            "{t}"
+        );
+        assert!(t.ends_with("pkg1199 1.1199"), "{t}");
     }
 
     #[test]
