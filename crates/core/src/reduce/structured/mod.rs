@@ -116,6 +116,7 @@ pub mod help;
 pub mod http;
 pub mod js_test;
 pub mod json_records;
+pub mod kept;
 pub mod kubectl_describe;
 pub mod listing;
 pub mod names;

@@ -10,6 +10,7 @@
 //! says why, and up to 100 error and warning lines between them, the rest counted where
 //! it was.
 
+use super::kept::Kept;
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
@@ -22,25 +23,33 @@ const MAX_MIDDLE: usize = 100;
 /// Already-satisfied requirements listed at most; the rest are counted.
 const MAX_SATISFIED: usize = 1000;
 
-#[derive(Default)]
 pub struct Pip {
-    /// The first lines kept ([`MAX_HEAD`]).
-    lines: Vec<String>,
-    /// Past the head: the error and warning lines kept, each with how many lines were left
-    /// out before it.
-    middle: Vec<(u64, String)>,
-    /// Lines left out since the last one kept in `middle`.
-    gap: u64,
-    /// The last lines ([`MAX_TAIL`]).
-    tail: std::collections::VecDeque<String>,
-    /// Index in `lines` where the already-satisfied summary goes.
+    /// The lines kept: the first [`MAX_HEAD`], the last [`MAX_TAIL`], errors between.
+    lines: Kept,
+    /// Index in the head where the already-satisfied summary goes.
     satisfied_at: Option<usize>,
     satisfied: Vec<String>,
     satisfied_count: u64,
     filtered: u64,
-    omitted: u64,
     recognized: u64,
     installed: u64,
+    /// The last line kept was blank (or none was kept yet): blank lines are kept one at a time.
+    last_blank: bool,
+}
+
+impl Default for Pip {
+    fn default() -> Self {
+        Pip {
+            lines: Kept::new(MAX_HEAD, MAX_TAIL, MAX_MIDDLE),
+            satisfied_at: None,
+            satisfied: Vec::new(),
+            satisfied_count: 0,
+            filtered: 0,
+            recognized: 0,
+            installed: 0,
+            last_blank: true,
+        }
+    }
 }
 
 const NOISE_PREFIXES: &[&str] = &[
@@ -104,7 +113,7 @@ impl Structured for Pip {
             self.recognized += 1;
             self.satisfied_count += 1;
             if self.satisfied_at.is_none() {
-                self.satisfied_at = Some(self.lines.len());
+                self.satisfied_at = Some(self.lines.head.len());
             }
             if self.satisfied.len() < MAX_SATISFIED {
                 let e = satisfied_entry(rest);
@@ -133,47 +142,18 @@ impl Structured for Pip {
         {
             self.recognized += 1;
         }
-        if line.trim().is_empty() && self.lines.last().is_none_or(|l| l.is_empty()) {
+        if line.trim().is_empty() && self.last_blank {
             return;
         }
-        let line = clip_line(line, 2000).into_owned();
-        if self.lines.len() < MAX_HEAD {
-            self.lines.push(line);
-            return;
-        }
-        self.tail.push_back(line);
-        if self.tail.len() > MAX_TAIL {
-            let out = self.tail.pop_front().unwrap_or_default();
-            let signal = crate::reduce::signal::classify(&out) > crate::reduce::signal::Level::None;
-            if signal && self.middle.len() < MAX_MIDDLE {
-                self.middle.push((self.gap, out));
-                self.gap = 0;
-            } else {
-                self.gap += 1;
-                self.omitted += 1;
-            }
-        }
+        self.last_blank = line.trim().is_empty();
+        self.lines.push(clip_line(line, 2000).into_owned());
     }
 
     fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
         if self.recognized == 0 {
             return None;
         }
-        let mut lines = self.lines;
-        let marker = |n: u64| {
-            let lines = if n == 1 { "line" } else { "lines" };
-            format!("... {n} more {lines} not shown ...")
-        };
-        for (gap, l) in self.middle {
-            if gap > 0 {
-                lines.push(marker(gap));
-            }
-            lines.push(l);
-        }
-        if self.gap > 0 {
-            lines.push(marker(self.gap));
-        }
-        lines.extend(self.tail);
+        let (mut lines, omitted) = self.lines.finish();
         while lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop();
         }
@@ -206,7 +186,7 @@ impl Structured for Pip {
             name: "pip",
             lines,
             facts,
-            omitted: self.omitted,
+            omitted,
             filtered: filtered + folded,
             facts_line: false,
             json_cut: false,

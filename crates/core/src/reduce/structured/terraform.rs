@@ -7,13 +7,18 @@
 //! (`Creation complete after 2s [id=…]`), installed providers, and every error and warning
 //! box whole. Dropped (counted): refresh and read lines, state-lock lines, the action
 //! legend, `Still creating…` progress, unchanged attributes, the `-out` note and other
-//! advice paragraphs.
+//! advice paragraphs. A very long plan keeps its first 2,000 and last 500 lines (the
+//! `Plan:` line and what follows it) and the error and warning lines between them.
 
+use super::kept::Kept;
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
-/// Most lines kept; past it the rest is counted.
-const MAX_KEPT: usize = 3000;
+/// Lines kept from the start of a long plan, from its end (the `Plan:` line, errors after
+/// it), and error and warning lines between; the rest is counted where it was.
+const MAX_HEAD: usize = 2000;
+const MAX_TAIL: usize = 500;
+const MAX_MIDDLE: usize = 200;
 /// Attribute lines kept per created resource.
 const CREATE_ATTRS: usize = 12;
 
@@ -27,11 +32,9 @@ enum Action {
     Other,
 }
 
-#[derive(Default)]
 pub struct Terraform {
-    lines: Vec<String>,
+    lines: Kept,
     filtered: u64,
-    omitted: u64,
     recognized: u32,
     /// Inside a resource block after its `# … will be …` line.
     block: Option<(Action, usize)>,
@@ -39,6 +42,19 @@ pub struct Terraform {
     in_box: bool,
     /// Dropping an advice paragraph until the next blank line.
     skip_paragraph: bool,
+}
+
+impl Default for Terraform {
+    fn default() -> Self {
+        Terraform {
+            lines: Kept::new(MAX_HEAD, MAX_TAIL, MAX_MIDDLE),
+            filtered: 0,
+            recognized: 0,
+            block: None,
+            in_box: false,
+            skip_paragraph: false,
+        }
+    }
 }
 
 fn action_of(header: &str) -> Option<Action> {
@@ -110,11 +126,7 @@ fn is_noise(t: &str) -> bool {
 
 impl Terraform {
     fn keep(&mut self, line: &str) {
-        if self.lines.len() < MAX_KEPT {
-            self.lines.push(clip_line(line, 1000).into_owned());
-        } else {
-            self.omitted += 1;
-        }
+        self.lines.push(clip_line(line, 1000).into_owned());
     }
 
     fn block_line(&mut self, action: Action, n: usize, line: &str) {
@@ -243,22 +255,19 @@ impl Structured for Terraform {
         self.keep(line);
     }
 
-    fn finish(mut self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
+    fn finish(self: Box<Self>, _exit_code: i32) -> Option<StructuredOutput> {
         if self.recognized == 0 {
             return None;
         }
-        while self.lines.last().is_some_and(String::is_empty) {
-            self.lines.pop();
-        }
-        if self.omitted > 0 {
-            self.lines
-                .push(format!("... {} more lines omitted ...", self.omitted));
+        let (mut lines, omitted) = self.lines.finish();
+        while lines.last().is_some_and(String::is_empty) {
+            lines.pop();
         }
         Some(StructuredOutput {
             name: "terraform",
-            lines: self.lines,
+            lines,
             facts: Vec::new(),
-            omitted: self.omitted,
+            omitted,
             filtered: self.filtered,
             facts_line: false,
             json_cut: false,
@@ -314,6 +323,36 @@ Plan: 1 to add, 1 to change, 1 to destroy.
 Note: You didn't use the -out option to save this plan, so Terraform can't
 guarantee to take exactly these actions if you run "terraform apply" now.
 "#;
+
+    #[test]
+    fn a_long_plan_keeps_its_summary_and_the_errors_after_it() {
+        // 400 resources updated in place, 10 attributes each: past the lines kept at the start
+        let mut text = String::from("Terraform will perform the following actions:\n\n");
+        for r in 0..400 {
+            text.push_str(&format!(
+                "  # aws_s3_object.f{r} will be updated in-place\n  ~ resource \"aws_s3_object\" \"f{r}\" {{\n"
+            ));
+            for a in 0..10 {
+                text.push_str(&format!("      ~ tag_{a} = \"v{r}\" -> \"w{r}\"\n"));
+            }
+            text.push_str("    }\n\n");
+        }
+        text.push_str("Plan: 0 to add, 400 to change, 0 to destroy.\n\n");
+        text.push_str("╷\n│ Warning: Argument is deprecated\n│ \n│ Use tags_all instead.\n╵\n");
+        let out = run(&text, 0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(out.omitted > 0, "{t}");
+        assert!(
+            t.contains("aws_s3_object.f0 will be updated in-place"),
+            "{t}"
+        );
+        assert!(
+            t.contains("Plan: 0 to add, 400 to change, 0 to destroy."),
+            "{t}"
+        );
+        assert!(t.contains("Warning: Argument is deprecated"), "{t}");
+        assert!(t.contains("more lines not shown ..."), "{t}");
+    }
 
     #[test]
     fn plan_keeps_changes_and_summary() {
