@@ -65,6 +65,17 @@ impl Kept {
         }
     }
 
+    /// The last line pushed, to be added to, when it is still kept.
+    pub fn last_mut(&mut self) -> Option<&mut String> {
+        if !self.tail.is_empty() {
+            return self.tail.back_mut();
+        }
+        if self.omitted == 0 && self.middle.is_empty() {
+            return self.head.last_mut();
+        }
+        None
+    }
+
     /// The lines kept, in order, with `... N more lines not shown ...` where lines were
     /// left out; and how many were.
     pub fn finish(self) -> (Vec<String>, u64) {

@@ -1,12 +1,18 @@
 //! `kubectl describe …`: every field, status, container state, condition and event is
 //! kept; the bulky sections an agent rarely needs (Annotations, Volumes, Mounts,
 //! Tolerations, Node-Selectors, System Info, Images) are folded to one line saying how
-//! many lines they held.
+//! many lines they held. A very long output (many objects) keeps its first 3,000 and last
+//! 800 lines (the last objects' Events) and the warning lines between them.
 
+use super::kept::Kept;
 use super::{Structured, StructuredOutput};
 use crate::reduce::text::clip_line;
 
-const MAX_KEPT: usize = 4000;
+/// Lines kept from the start of a long output, from its end (the last resources' Events),
+/// and error and warning lines between; the rest is counted where it was.
+const MAX_HEAD: usize = 3000;
+const MAX_TAIL: usize = 800;
+const MAX_MIDDLE: usize = 200;
 
 const FOLDED: &[&str] = &[
     "Annotations",
@@ -19,17 +25,30 @@ const FOLDED: &[&str] = &[
     "Environment Variables from",
 ];
 
-#[derive(Default)]
 pub struct KubectlDescribe {
-    lines: Vec<String>,
+    lines: Kept,
     names: u64,
     events: u64,
     warnings: u64,
-    omitted: u64,
     filtered: u64,
-    /// The folded section: (its indentation, index of its summary line, lines hidden).
-    folding: Option<(usize, usize, u64)>,
+    /// The folded section: (its indentation, lines hidden). Its summary line is the last
+    /// line kept while it lasts.
+    folding: Option<(usize, u64)>,
     in_events: bool,
+}
+
+impl Default for KubectlDescribe {
+    fn default() -> Self {
+        KubectlDescribe {
+            lines: Kept::new(MAX_HEAD, MAX_TAIL, MAX_MIDDLE),
+            names: 0,
+            events: 0,
+            warnings: 0,
+            filtered: 0,
+            folding: None,
+            in_events: false,
+        }
+    }
 }
 
 fn indent(l: &str) -> usize {
@@ -38,17 +57,13 @@ fn indent(l: &str) -> usize {
 
 impl KubectlDescribe {
     fn keep(&mut self, l: &str) {
-        if self.lines.len() < MAX_KEPT {
-            self.lines.push(clip_line(l, 1500).into_owned());
-        } else {
-            self.omitted += 1;
-        }
+        self.lines.push(clip_line(l, 1500).into_owned());
     }
 
     fn close_fold(&mut self) {
-        if let Some((_, at, n)) = self.folding.take() {
+        if let Some((_, n)) = self.folding.take() {
             if n > 0 {
-                if let Some(l) = self.lines.get_mut(at) {
+                if let Some(l) = self.lines.last_mut() {
                     l.push_str(&format!("  [{n} lines hidden]"));
                 }
             }
@@ -60,7 +75,7 @@ impl Structured for KubectlDescribe {
     fn push(&mut self, line: &str) {
         let ind = indent(line);
         let t = line.trim();
-        if let Some((fi, _, n)) = self.folding.as_mut() {
+        if let Some((fi, n)) = self.folding.as_mut() {
             if !t.is_empty() && ind > *fi {
                 *n += 1;
                 self.filtered += 1;
@@ -98,9 +113,8 @@ impl Structured for KubectlDescribe {
                 };
                 let hidden_first = u64::from(shown.len() < t.len());
                 self.keep(&format!("{}{shown}", " ".repeat(ind)));
-                let at = self.lines.len().saturating_sub(1);
                 self.filtered += hidden_first;
-                self.folding = Some((ind, at, hidden_first));
+                self.folding = Some((ind, hidden_first));
                 return;
             }
         }
@@ -112,22 +126,19 @@ impl Structured for KubectlDescribe {
         if self.names == 0 {
             return None;
         }
-        while self.lines.last().is_some_and(String::is_empty) {
-            self.lines.pop();
-        }
-        if self.omitted > 0 {
-            self.lines
-                .push(format!("... {} more lines omitted ...", self.omitted));
+        let (mut lines, omitted) = std::mem::take(&mut self.lines).finish();
+        while lines.last().is_some_and(String::is_empty) {
+            lines.pop();
         }
         Some(StructuredOutput {
             name: "kubectl-describe",
-            lines: self.lines,
+            lines,
             facts: vec![
                 ("object".into(), self.names),
                 ("event".into(), self.events),
                 ("warning event".into(), self.warnings),
             ],
-            omitted: self.omitted,
+            omitted,
             filtered: self.filtered,
             facts_line: false,
             json_cut: false,
@@ -183,6 +194,44 @@ Events:
             assert!(t.contains(want), "{want} missing:\n{t}");
         }
         assert!(!t.contains("serviceaccount") && !t.contains("Projected"));
+        assert_eq!(out.facts[2], ("warning event".into(), 1));
+    }
+
+    #[test]
+    fn a_long_describe_keeps_the_last_objects_events_and_folds_past_its_head() {
+        // `kubectl describe pods` over 300 pods: past the lines kept at the start
+        let mut d = Box::new(KubectlDescribe::default());
+        for p in 0..300 {
+            d.push(&format!("Name:             api-{p}"));
+            d.push("Namespace:        default");
+            d.push("Annotations:      a: 1");
+            d.push("                  b: 2");
+            d.push("Status:           Running");
+            for k in 0..8 {
+                d.push(&format!("  Label{k}:         value-{p}-{k}"));
+            }
+            d.push("Events:");
+            d.push("  Type    Reason   Age  From     Message");
+            if p == 299 {
+                d.push(
+                    "  Warning  BackOff  1m   kubelet  Back-off restarting failed container api",
+                );
+            } else {
+                d.push("  Normal   Pulled   5m   kubelet  Container image already present");
+            }
+            d.push("");
+        }
+        let out = d.finish(0).unwrap();
+        let t = out.lines.join("\n");
+        assert!(out.omitted > 0, "{t}");
+        assert!(t.contains("Name:             api-0\n"), "{t}");
+        assert!(t.contains("more lines not shown ..."), "{t}");
+        // the last pod whole, its fold said on its own line, its warning event kept
+        assert!(t.contains("Name:             api-299\nNamespace:        default\nAnnotations:  [2 lines hidden]"), "{t}");
+        assert!(
+            t.ends_with("Back-off restarting failed container api"),
+            "{t}"
+        );
         assert_eq!(out.facts[2], ("warning event".into(), 1));
     }
 
