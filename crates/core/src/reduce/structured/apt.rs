@@ -10,14 +10,20 @@
 //! eight or more names that all appear in such a line is not written twice: its header
 //! gives the count and points there.
 //! Download (`Get:`), unpack, database progress, trigger lines and the chatter of
-//! maintainer scripts are dropped and counted.
+//! maintainer scripts are dropped and counted. A very long output keeps its first 600
+//! and last 200 lines (where dpkg says what failed) and the error lines between them.
 
+use super::kept::Kept;
 use super::{Structured, StructuredOutput};
 use crate::reduce::signal::{self, Level};
 use crate::reduce::text::clip_line;
 
-/// Lines kept at most (besides the folded lists).
-const MAX_LINES: usize = 800;
+/// Lines kept (besides the folded lists) from the start of a long output, from its end
+/// (`E: Sub-process /usr/bin/dpkg returned an error code`), and error and warning lines
+/// between them.
+const MAX_HEAD: usize = 600;
+const MAX_TAIL: usize = 200;
+const MAX_MIDDLE: usize = 100;
 /// Entries per folded list at most; the rest are counted.
 const MAX_ITEMS: usize = 5000;
 
@@ -83,9 +89,9 @@ fn by_version(items: &[String]) -> Option<Vec<String>> {
     )
 }
 
-#[derive(Default)]
 pub struct Apt {
-    lines: Vec<String>,
+    /// The lines kept; a fold's summary goes at the place in the head recorded for it.
+    lines: Kept,
     set_up: Folded,
     removed: Folded,
     inst: Folded,
@@ -93,8 +99,23 @@ pub struct Apt {
     in_list: bool,
     in_dpkg: bool,
     filtered: u64,
-    omitted: u64,
     recognized: u64,
+}
+
+impl Default for Apt {
+    fn default() -> Self {
+        Apt {
+            lines: Kept::new(MAX_HEAD, MAX_TAIL, MAX_MIDDLE),
+            set_up: Folded::default(),
+            removed: Folded::default(),
+            inst: Folded::default(),
+            remv: Folded::default(),
+            in_list: false,
+            in_dpkg: false,
+            filtered: 0,
+            recognized: 0,
+        }
+    }
 }
 
 const NOISE: &[&str] = &[
@@ -209,10 +230,6 @@ fn said_in_fold(lines: &mut Vec<String>, f: &Folded, label: &str, upgraded: bool
 
 impl Apt {
     fn keep(&mut self, line: &str) {
-        if self.lines.len() >= MAX_LINES {
-            self.omitted += 1;
-            return;
-        }
         self.lines.push(clip_line(line, 2000).into_owned());
     }
 }
@@ -223,7 +240,7 @@ impl Structured for Apt {
             self.in_list = false;
             return;
         }
-        let at = self.lines.len();
+        let at = self.lines.head.len();
         // indented package names under a list header, and dpkg's error list
         if (self.in_list || self.in_dpkg) && line.starts_with(' ') {
             self.keep(line);
@@ -302,7 +319,7 @@ impl Structured for Apt {
         if self.recognized == 0 {
             return None;
         }
-        let mut lines = self.lines;
+        let (mut lines, omitted) = self.lines.finish();
         let mut folded: Vec<(usize, String)> = Vec::new();
         for (f, label) in [
             (&self.inst, "Inst (simulated)"),
@@ -328,9 +345,6 @@ impl Structured for Apt {
         ] {
             said_below += said_in_fold(&mut lines, f, label, upgraded);
         }
-        if self.omitted > 0 {
-            lines.push(format!("... {} more lines not shown ...", self.omitted));
-        }
         let mut facts = Vec::new();
         if self.set_up.count > 0 {
             facts.push(("package set up".to_string(), self.set_up.count));
@@ -347,7 +361,7 @@ impl Structured for Apt {
             name: "apt",
             lines,
             facts,
-            omitted: self.omitted,
+            omitted,
             filtered: self.filtered + folded_lines + said_below,
             facts_line: false,
             json_cut: false,
@@ -392,6 +406,34 @@ Processing triggers for man-db (2.11.2-2) ...
             ]
         );
         assert!(out.facts.contains(&("package set up".into(), 2)));
+    }
+
+    #[test]
+    fn a_long_output_keeps_its_end_where_dpkg_says_it_failed() {
+        let mut text = String::from(
+            "Reading package lists...\nThe following NEW packages will be installed:\n",
+        );
+        for i in 0..900 {
+            text.push_str(&format!("  libpkg{i}\n"));
+        }
+        for i in 0..40 {
+            text.push_str(&format!("Setting up libpkg{i} (1.{i}) ...\n"));
+        }
+        text.push_str("dpkg: error processing package libpkg40 (--configure):\n installed libpkg40 package post-installation script subprocess returned error exit status 1\n");
+        text.push_str("Errors were encountered while processing:\n libpkg40\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n");
+        let out = run(&text).unwrap();
+        let t = out.lines.join("\n");
+        assert!(out.omitted > 0, "{t}");
+        assert!(t.contains("more lines not shown ..."), "{t}");
+        assert!(
+            t.contains("dpkg: error processing package libpkg40 (--configure):"),
+            "{t}"
+        );
+        assert!(
+            t.ends_with("E: Sub-process /usr/bin/dpkg returned an error code (1)"),
+            "{t}"
+        );
+        assert!(t.contains("Set up (40)"), "{t}");
     }
 
     #[test]
