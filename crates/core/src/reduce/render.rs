@@ -182,9 +182,10 @@ fn push_entry(body: &mut Body, e: &Entry, hidden_repeats: &[u64]) {
                 .vary
                 .said_after(&e.text, e.count, e.middle.len())
                 .unwrap_or_default();
-            let lines = if hidden == 1 { "line" } else { "lines" };
-            body.lines
-                .push(format!("... {hidden} more similar {lines}{what} ..."));
+            body.lines.push(format!(
+                "... {}{what} ...",
+                pluralize(hidden, "more similar line")
+            ));
         }
     } else if e.count == 3 {
         if let Some(second) = &e.second_text {

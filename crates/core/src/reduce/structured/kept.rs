@@ -1,9 +1,11 @@
 //! The lines a reducer keeps of a long output: its first ones, its last ones (where a
 //! failed build or a plan says how it ended) and the error and warning lines between them,
-//! each run of lines left out counted where it was.
+//! each run of lines left out counted where it was (with the error and warning lines among
+//! them, once the ones kept between reach their cap).
 
 use std::collections::VecDeque;
 
+use crate::reduce::render::omission_marker;
 use crate::reduce::signal::{classify, Level};
 
 #[derive(Debug, Default)]
@@ -14,10 +16,12 @@ pub struct Kept {
     /// The first lines.
     pub head: Vec<String>,
     /// Past the head: error and warning lines, each with how many lines were left out
-    /// before it.
-    middle: Vec<(u64, String)>,
-    /// Lines left out since the last line kept in `middle`.
+    /// before it, and how many of those were error and warning lines.
+    middle: Vec<(u64, u64, String)>,
+    /// Lines left out since the last line kept in `middle`, and the error and warning
+    /// lines among them.
     gap: u64,
+    gap_signals: u64,
     tail: VecDeque<String>,
     /// Lines left out in all.
     pub omitted: u64,
@@ -47,11 +51,13 @@ impl Kept {
         let Some(out) = self.tail.pop_front() else {
             return;
         };
-        if self.middle.len() < self.middle_max && classify(&out) > Level::None {
-            self.middle.push((self.gap, out));
-            self.gap = 0;
+        let signal = classify(&out) > Level::None;
+        if signal && self.middle.len() < self.middle_max {
+            self.middle.push((self.gap, self.gap_signals, out));
+            (self.gap, self.gap_signals) = (0, 0);
         } else {
             self.gap += 1;
+            self.gap_signals += u64::from(signal);
             self.omitted += 1;
         }
     }
@@ -76,22 +82,18 @@ impl Kept {
         None
     }
 
-    /// The lines kept, in order, with `... N more lines not shown ...` where lines were
-    /// left out; and how many were.
+    /// The lines kept, in order, with the omission marker where lines were left out
+    /// (`... 4 lines omitted (1 of them error/warning lines) ...`); and how many were.
     pub fn finish(self) -> (Vec<String>, u64) {
         let mut lines = self.head;
-        let marker = |n: u64| {
-            let lines = if n == 1 { "line" } else { "lines" };
-            format!("... {n} more {lines} not shown ...")
-        };
-        for (gap, l) in self.middle {
+        for (gap, signals, l) in self.middle {
             if gap > 0 {
-                lines.push(marker(gap));
+                lines.push(omission_marker(gap, signals));
             }
             lines.push(l);
         }
         if self.gap > 0 {
-            lines.push(marker(self.gap));
+            lines.push(omission_marker(self.gap, self.gap_signals));
         }
         lines.extend(self.tail);
         (lines, self.omitted)
@@ -125,9 +127,9 @@ mod tests {
             [
                 "a",
                 "b",
-                "... 1 more line not shown ...",
+                "... 1 line omitted ...",
                 "error: one",
-                "... 4 more lines not shown ...",
+                "... 4 lines omitted (1 of them error/warning lines) ...",
                 "y",
                 "z"
             ]

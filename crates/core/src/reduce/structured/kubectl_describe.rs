@@ -225,7 +225,7 @@ Events:
         let t = out.lines.join("\n");
         assert!(out.omitted > 0, "{t}");
         assert!(t.contains("Name:             api-0\n"), "{t}");
-        assert!(t.contains("more lines not shown ..."), "{t}");
+        assert!(t.contains(" lines omitted ..."), "{t}");
         // the last pod whole, its fold said on its own line, its warning event kept
         assert!(t.contains("Name:             api-299\nNamespace:        default\nAnnotations:  [2 lines hidden]"), "{t}");
         assert!(

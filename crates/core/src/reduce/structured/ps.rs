@@ -172,8 +172,8 @@ impl Structured for Ps {
                 .filter(|r| is_kthread(r))
                 .map(|r| without_tree(&r[cmd_col]).trim_matches(['[', ']']));
             lines.push(format!(
-                "[{kthreads} kernel {} folded: {}; --raw shows {}]",
-                if kthreads == 1 { "thread" } else { "threads" },
+                "[{} folded: {}; --raw shows {}]",
+                crate::reduce::render::pluralize(kthreads as u64, "kernel thread"),
                 kernel_thread_kinds(names),
                 if kthreads == 1 { "it" } else { "them" }
             ));

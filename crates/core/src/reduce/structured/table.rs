@@ -12,6 +12,7 @@
 
 use super::json_records::JsonRecords;
 use super::{Structured, StructuredOutput};
+use crate::reduce::render::pluralize;
 use crate::reduce::text::clip_line;
 
 /// Lines stored; past this the rest is counted, not kept.
@@ -797,13 +798,8 @@ impl Idle {
                 .map(|r| format!("{} {}", r[self.pid], clip_line(&r[self.cmd], 60)))
                 .collect();
             out.lines.push(format!(
-                "{} more {} at 0.0% CPU (PID COMMAND): {}",
-                self.count,
-                if self.count == 1 {
-                    "process"
-                } else {
-                    "processes"
-                },
+                "{} at 0.0% CPU (PID COMMAND): {}",
+                pluralize(self.count as u64, "more process"),
                 list.join(", ")
             ));
         }
@@ -811,8 +807,8 @@ impl Idle {
         if kernel > 0 {
             let kinds = super::ps::kernel_thread_kinds(folded(true).map(|r| r[self.cmd].as_str()));
             out.lines.push(format!(
-                "[{kernel} kernel {} at 0.0% CPU folded: {kinds}; --raw shows {}]",
-                if kernel == 1 { "thread" } else { "threads" },
+                "[{} at 0.0% CPU folded: {kinds}; --raw shows {}]",
+                pluralize(kernel as u64, "kernel thread"),
                 if kernel == 1 { "it" } else { "them" }
             ));
         }

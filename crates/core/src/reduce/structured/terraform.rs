@@ -351,7 +351,7 @@ guarantee to take exactly these actions if you run "terraform apply" now.
             "{t}"
         );
         assert!(t.contains("Warning: Argument is deprecated"), "{t}");
-        assert!(t.contains("more lines not shown ..."), "{t}");
+        assert!(t.contains(" lines omitted ..."), "{t}");
     }
 
     #[test]
