@@ -4,7 +4,6 @@ mod bash_env_filter;
 mod capture;
 mod child;
 mod drive;
-mod hooks_cmd;
 mod hosts_cmd;
 mod prefix;
 mod reduce_cmd;
@@ -46,7 +45,7 @@ enum Cmd {
     /// Check rule files (built-in, user, project) and optionally run their fixtures.
     Verify(VerifyArgs),
     /// Load, validate and run Claude-Code-style hooks exactly as a host would.
-    Hooks(hooks_cmd::HooksArgs),
+    Hooks(tokenjuice_hooks::cli::HooksArgs),
     /// Install tokenjuice into an agent (hook, extension or guidance file).
     Install(hosts_cmd::InstallArgs),
     /// Remove tokenjuice from an agent, keeping everything else in its config.
@@ -381,7 +380,7 @@ fn main() {
             },
         ),
         Cmd::Verify(a) => verify::run(a.fixtures, a.format),
-        Cmd::Hooks(a) => match hooks_cmd::run(a) {
+        Cmd::Hooks(a) => match tokenjuice_hooks::cli::run(a) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("tokenjuice hooks: error: {e:#}");

@@ -68,6 +68,7 @@
 //! Merge rules, exit codes and the dialect table are documented in `docs/hooks.md` and on
 //! [`engine::merge`].
 
+pub mod cli;
 pub mod clock;
 pub mod command_log;
 pub mod dialects;

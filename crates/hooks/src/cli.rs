@@ -1,6 +1,8 @@
-//! `tokenjuice hooks …`: load, validate and run Claude-Code-style hooks the way each host
-//! does, plus the agent-side helpers of the hooks toolkit (command log, sessions,
-//! lifecycle hooks, intro, `#` instructions).
+//! The hooks toolkit's command line, `tokenjuice hooks …` (the `tokenjuice` binary parses
+//! and dispatches it): load, validate and run Claude-Code-style hooks the way each host
+//! does, plus the agent-side helpers of the toolkit (command log, sessions, lifecycle
+//! hooks, intro, `#` instructions). It lives here, with the toolkit, and is built for size
+//! as the rest of this crate: it runs once per process.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -9,14 +11,14 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
-use tokenjuice_hooks::command_log::{CommandLogConfig, CommandLogger, EditKind};
-use tokenjuice_hooks::dialects::{ConfigFile, FileShape};
-use tokenjuice_hooks::events::{MatcherTarget, ToolClass};
-use tokenjuice_hooks::input::{parse_hash_instruction, save_instruction, SaveOutcome};
-use tokenjuice_hooks::intro::{IntroConfig, IntroLoader};
-use tokenjuice_hooks::lifecycle::{HooksManager, LifecycleContext, LifecycleType};
-use tokenjuice_hooks::sessions::{SessionConfig, SessionStore};
-use tokenjuice_hooks::{
+use crate::command_log::{CommandLogConfig, CommandLogger, EditKind};
+use crate::dialects::{ConfigFile, FileShape};
+use crate::events::{MatcherTarget, ToolClass};
+use crate::input::{parse_hash_instruction, save_instruction, SaveOutcome};
+use crate::intro::{IntroConfig, IntroLoader};
+use crate::lifecycle::{HooksManager, LifecycleContext, LifecycleType};
+use crate::sessions::{SessionConfig, SessionStore};
+use crate::{
     build_payload, Dialect, Engine, EventKind, EventRequest, FileStatus, HookSettings, Host,
     HostEnv, Outcome, Severity,
 };
@@ -495,14 +497,14 @@ fn validate(a: ValidateArgs) -> Result<i32> {
             .iter()
             .map(|p| ConfigFile {
                 path: p.clone(),
-                scope: tokenjuice_hooks::Scope::Project,
+                scope: crate::Scope::Project,
                 shape: shape_for(d, p),
             })
             .collect();
         let mut s = HookSettings::load_files(d, &files);
         for f in &s.files.clone() {
             if f.status == FileStatus::Missing {
-                s.diagnostics.push(tokenjuice_hooks::Diagnostic {
+                s.diagnostics.push(crate::Diagnostic {
                     severity: Severity::Error,
                     path: f.path.clone(),
                     line: None,
