@@ -12,7 +12,7 @@
 use std::io::{Stdout, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use tokenjuice_core::compact::{Finish, Mode, Plan, Session};
+use tokenjuice_core::compact::{ChunkScan, Finish, Mode, Plan, ScanKind, Session};
 use tokenjuice_core::result::CompactResult;
 
 use crate::capture::RawCapture;
@@ -84,6 +84,27 @@ impl<'p> Driver<'p> {
     /// Takes one chunk of output; false when nobody reads ours any more (the reader of a
     /// streamed output went away), so the producer should stop.
     pub fn feed(&mut self, chunk: &[u8], is_err: bool, stdout: &Stdout) -> bool {
+        self.feed_scanned(chunk, None, is_err, stdout)
+    }
+
+    /// How the session searches its chunks, for a caller that searches them ahead (on
+    /// another thread) and gives them to [`feed_scanned`](Self::feed_scanned).
+    pub fn scan_kind(&self) -> Option<ScanKind> {
+        self.session.as_ref().map(Session::scan_kind)
+    }
+
+    /// [`feed`](Self::feed), with the chunk's search already done (with [`Self::scan_kind`]).
+    pub fn feed_scanned(
+        &mut self,
+        chunk: &[u8],
+        scan: Option<&ChunkScan>,
+        is_err: bool,
+        stdout: &Stdout,
+    ) -> bool {
+        let push = |s: &mut Session<'p>| match scan {
+            Some(scan) => s.push_scanned(chunk, scan),
+            None => s.push(chunk),
+        };
         self.store.push(chunk);
         if is_err {
             if let Some(c) = self.err_capture.as_mut() {
@@ -96,14 +117,14 @@ impl<'p> Driver<'p> {
                 let mut err = std::io::stderr().lock();
                 let _ = err.write_all(chunk).and_then(|()| err.flush());
                 if let Some(s) = self.session.as_mut() {
-                    s.push(chunk);
+                    push(s);
                 }
                 return true;
             }
             let mut out = stdout.lock();
             let written = out.write_all(chunk).and_then(|()| out.flush());
             if let Some(s) = self.session.as_mut() {
-                s.push(chunk);
+                push(s);
             }
             let reader_gone =
                 matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
@@ -126,7 +147,7 @@ impl<'p> Driver<'p> {
         if let Some(s) = self.session.as_mut() {
             if let Err(e) = catch_unwind(AssertUnwindSafe(|| {
                 crate::fault_injection("push");
-                s.push(chunk)
+                push(s)
             })) {
                 self.broken = Some(panic_text(&e));
             }

@@ -304,11 +304,10 @@ pub struct Session<'p> {
     engine: LineEngine<'p>,
     structured: Option<Box<dyn Structured + 'p>>,
     partial: Vec<u8>,
-    /// The current chunk lowercased, and where keywords start in it (see `push`).
+    /// The search of the current chunk (see `push`), its buffers reused.
+    scan: ChunkScan,
+    /// The chunk lowercased, for that search.
     lower: Vec<u8>,
-    keywords: Vec<usize>,
-    /// Where the current chunk holds a byte that cleaning acts on.
-    cleaned_at: Vec<usize>,
     raw: RawStats,
     prefix: Vec<u8>,
     prefix_complete: bool,
@@ -338,6 +337,68 @@ pub struct Session<'p> {
     /// The output came as text whose bytes that were not UTF-8 are already replaced (a
     /// host's JSON): binary data is looked for in the chunks holding a replacement character.
     replaced: bool,
+}
+
+/// How a session's chunks are searched ([`Session::scan_kind`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ScanKind {
+    /// The output is read as lines (not passed through raw).
+    lines: bool,
+    /// The rule looks for error and warning lines.
+    classify: bool,
+    /// The text's bytes that were not UTF-8 are already replaced (see `Session::replaced`).
+    replaced: bool,
+}
+
+/// What one search of a whole chunk finds before its lines are read. [`Session::push`]
+/// searches each chunk itself; a caller reading a large input on another thread can search
+/// there, ahead of the lines ([`Session::push_scanned`]).
+#[derive(Debug, Default)]
+pub struct ChunkScan {
+    /// Characters in the chunk.
+    chars: u64,
+    /// The chunk is text as it is: one validation for it all, then every line inside it
+    /// is text (a line ends at a newline byte, which never splits a character).
+    text: bool,
+    /// Keywords were looked for in it (`keywords` holds where they start): a line with
+    /// none is not searched again.
+    searched: bool,
+    keywords: Vec<usize>,
+    /// Where the chunk holds a byte that cleaning acts on (a carriage return, an escape
+    /// code or an 8-bit CSI lead byte): a line without one is only trimmed, and a line
+    /// with one is searched again, as cleaning could join its text into a keyword.
+    cleaned_at: Vec<usize>,
+}
+
+impl ChunkScan {
+    /// Searches `chunk`, the output's bytes up to `through` (its end); `lower` is scratch.
+    /// (One copy of the search in the binary, wherever it runs.)
+    #[inline(never)]
+    pub fn scan(&mut self, chunk: &[u8], kind: ScanKind, through: u64, lower: &mut Vec<u8>) {
+        self.chars = count_chars(chunk) as u64;
+        self.text = false;
+        self.searched = false;
+        if !kind.lines {
+            return;
+        }
+        self.text = std::str::from_utf8(chunk).is_ok()
+            && !(kind.replaced && memchr::memmem::find(chunk, "\u{FFFD}".as_bytes()).is_some());
+        if !self.text {
+            return;
+        }
+        self.searched = kind.classify;
+        if self.searched {
+            // lowercased in one pass (the buffer is only zeroed where it grows)
+            lower.resize(chunk.len(), 0);
+            for (l, &c) in lower.iter_mut().zip(chunk) {
+                *l = c.to_ascii_lowercase();
+            }
+            crate::reduce::signal::keyword_starts(lower, through, &mut self.keywords);
+        }
+        self.cleaned_at.clear();
+        self.cleaned_at
+            .extend(memchr::memchr3_iter(b'\r', 0x1b, 0xc2, chunk));
+    }
 }
 
 /// Extra facts the caller knows at the end.
@@ -372,9 +433,8 @@ impl Plan {
             engine,
             structured,
             partial: Vec::new(),
+            scan: ChunkScan::default(),
             lower: Vec::new(),
-            keywords: Vec::new(),
-            cleaned_at: Vec::new(),
             raw: RawStats::default(),
             prefix: Vec::new(),
             prefix_complete: true,
@@ -400,8 +460,33 @@ impl Plan {
 impl<'p> Session<'p> {
     /// Feed output bytes as they arrive (any chunking).
     pub fn push(&mut self, chunk: &[u8]) {
+        let mut scan = std::mem::take(&mut self.scan);
+        scan.scan(
+            chunk,
+            self.scan_kind(),
+            self.raw.bytes + chunk.len() as u64,
+            &mut self.lower,
+        );
+        self.push_scanned(chunk, &scan);
+        self.scan = scan;
+    }
+
+    /// How this session's chunks are searched: for [`ChunkScan::scan`] on another thread,
+    /// ahead of [`push_scanned`](Self::push_scanned).
+    pub fn scan_kind(&self) -> ScanKind {
+        ScanKind {
+            lines: self.plan.mode != Mode::Raw,
+            classify: self.engine.classifies(),
+            replaced: self.replaced,
+        }
+    }
+
+    /// [`push`](Self::push) of a chunk already searched with this session's
+    /// [`scan_kind`](Self::scan_kind). (One copy of the line loop in the binary.)
+    #[inline(never)]
+    pub fn push_scanned(&mut self, chunk: &[u8], scan: &ChunkScan) {
         self.raw.bytes += chunk.len() as u64;
-        self.raw.chars += count_chars(chunk) as u64;
+        self.raw.chars += scan.chars;
         if self.prefix_complete {
             if self.prefix.len() + chunk.len() <= PREFIX_CAP {
                 self.prefix.extend_from_slice(chunk);
@@ -435,28 +520,7 @@ impl<'p> Session<'p> {
             }
             return;
         }
-        // one validation for the whole chunk: then every line inside it is text as it is
-        // (a line ends at a newline byte, which never splits a character)
-        let chunk_text = std::str::from_utf8(chunk).is_ok()
-            && !(self.replaced && memchr::memmem::find(chunk, "\u{FFFD}".as_bytes()).is_some());
-        // one keyword search for the whole chunk: a line without a keyword start is not
-        // searched again, unless cleaning could join its text into a keyword (a carriage
-        // return, an escape code or an 8-bit CSI lead byte in it)
-        let checked = chunk_text && self.engine.classifies();
-        if checked {
-            // lowercased in one pass (the buffer is only zeroed where it grows)
-            self.lower.resize(chunk.len(), 0);
-            for (l, &c) in self.lower.iter_mut().zip(chunk) {
-                *l = c.to_ascii_lowercase();
-            }
-            crate::reduce::signal::keyword_starts(&self.lower, self.raw.bytes, &mut self.keywords);
-        }
-        if chunk_text {
-            // the bytes cleaning acts on: a line without them is only trimmed
-            self.cleaned_at.clear();
-            self.cleaned_at
-                .extend(memchr::memchr3_iter(b'\r', 0x1b, 0xc2, chunk));
-        }
+        let (chunk_text, checked) = (scan.text, scan.searched);
         let (mut next_keyword, mut next_cleaned) = (0, 0);
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
@@ -470,12 +534,12 @@ impl<'p> Session<'p> {
                     // SAFETY: a prefix of a valid UTF-8 chunk ending before a newline byte
                     let line = unsafe { std::str::from_utf8_unchecked(&rest[..nl]) };
                     let (start, end) = (chunk.len() - rest.len(), chunk.len() - rest.len() + nl);
-                    let plain = !any_in(&self.cleaned_at, &mut next_cleaned, start, end);
+                    let plain = !any_in(&scan.cleaned_at, &mut next_cleaned, start, end);
                     let seen = Seen {
                         plain,
                         keyword_free: checked
                             && plain
-                            && !any_in(&self.keywords, &mut next_keyword, start, end),
+                            && !any_in(&scan.keywords, &mut next_keyword, start, end),
                     };
                     self.line_text(&rest[..nl], line, seen);
                 } else {
