@@ -306,6 +306,8 @@ pub struct Session<'p> {
     partial: Vec<u8>,
     /// The search of the current chunk (see `push`), its buffers reused.
     scan: ChunkScan,
+    /// Rust backtraces' library frames, held to be said as one line a run.
+    backtraces: crate::reduce::backtrace::Backtraces,
     /// The chunk lowercased, for that search.
     lower: Vec<u8>,
     raw: RawStats,
@@ -434,6 +436,7 @@ impl Plan {
             structured,
             partial: Vec::new(),
             scan: ChunkScan::default(),
+            backtraces: Default::default(),
             lower: Vec::new(),
             raw: RawStats::default(),
             prefix: Vec::new(),
@@ -653,7 +656,25 @@ impl<'p> Session<'p> {
 
     /// A line to the rule's engine and structured reducer.
     fn feed_line(&mut self, text: &str, seen: Seen) {
-        self.engine.push_line_checked(text, seen);
+        if self.backtraces.inside() {
+            // the engine gets a Rust backtrace's library frames as one line a run (a
+            // structured reducer reads backtraces its own way)
+            let mut bt = std::mem::take(&mut self.backtraces);
+            bt.push_inside(text, &mut |l| {
+                let seen = if std::ptr::eq(l, text) {
+                    seen
+                } else {
+                    Seen::default()
+                };
+                self.engine.push_line_checked(l, seen);
+            });
+            self.backtraces = bt;
+        } else {
+            self.engine.push_line_checked(text, seen);
+            if !self.plan.no_omit {
+                self.backtraces.look(text);
+            }
+        }
         if let Some(s) = &mut self.structured {
             let clean = self.engine.clean(text);
             s.push(&clean);
@@ -819,6 +840,9 @@ impl<'p> Session<'p> {
             }
         }
         self.end_binary();
+        let engine = &mut self.engine;
+        self.backtraces
+            .finish(&mut |l| engine.push_line_checked(l, Seen::default()));
         self.raw.tokens = tokens::from_milli(self.raw_milli);
         if self.plan.mode == Mode::Raw {
             return self.finish_raw(exit_code, fin);

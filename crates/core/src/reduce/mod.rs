@@ -2,6 +2,7 @@
 //! structured reducers and rendering.
 
 pub mod again;
+pub mod backtrace;
 pub mod binary;
 pub mod blocks;
 pub mod dates;
