@@ -151,8 +151,9 @@ fn frame_name(t: &str) -> Option<&str> {
 
 /// Whether the function is the standard library's or the runtime's: a path in `std`,
 /// `core` or `alloc` (`std[e28293b1aa0f68bd]::…` in a full backtrace, `<core::… as …>`
-/// for a trait method), the panic machinery's symbols, the C runtime's start and thread
-/// start, and frames with no name.
+/// for a trait method; its traits' methods on primitives), the panic machinery's symbols,
+/// the C runtime's start and thread start, and frames with no name. A method of another
+/// crate's trait is that crate's.
 fn is_library(name: &str) -> bool {
     // `<&dyn core::ops::Fn<…> as …>::call`: the type the method is of
     let mut n = name.trim_start_matches(['<', '&']);
@@ -160,28 +161,61 @@ fn is_library(name: &str) -> bool {
         n = n.strip_prefix(word).unwrap_or(n);
     }
     let head = n.split(['[', ':', '<', ' ']).next().unwrap_or("");
-    matches!(
-        head,
-        "std"
-            | "core"
-            | "alloc"
-            | "__rustc"
-            | "__rust_try"
-            | "__rust_begin_short_backtrace"
-            | "__rust_end_short_backtrace"
-            | "rust_begin_unwind"
-            | "main"
-            | "_start"
-            | "__libc_start_main"
-            | "__libc_start_main_impl"
-            | "__libc_start_call_main"
-            | "start_thread"
-            | "clone"
-            | "clone3"
-            | "__clone"
-            | "__clone3"
-            | ""
-    ) || name.starts_with("<unknown>")
+    // `<T as Trait>::f`: a trait of the program's (or a dependency's) is theirs
+    let std_trait = name.split_once(" as ").is_none_or(|(_, t)| {
+        let t = t.split(['[', ':']).next().unwrap_or("");
+        matches!(t, "core" | "std" | "alloc")
+    });
+    if !std_trait {
+        return false;
+    }
+    // the standard library's methods on a primitive (`<usize as core::slice::index::
+    // SliceIndex<[T]>>::index`, `<[T]>::…`)
+    let primitive = name.starts_with('<')
+        && (n.starts_with('[')
+            || matches!(
+                head,
+                "u8" | "u16"
+                    | "u32"
+                    | "u64"
+                    | "u128"
+                    | "usize"
+                    | "i8"
+                    | "i16"
+                    | "i32"
+                    | "i64"
+                    | "i128"
+                    | "isize"
+                    | "f32"
+                    | "f64"
+                    | "bool"
+                    | "char"
+                    | "str"
+            ));
+    primitive
+        || matches!(
+            head,
+            "std"
+                | "core"
+                | "alloc"
+                | "__rustc"
+                | "__rust_try"
+                | "__rust_begin_short_backtrace"
+                | "__rust_end_short_backtrace"
+                | "rust_begin_unwind"
+                | "main"
+                | "_start"
+                | "__libc_start_main"
+                | "__libc_start_main_impl"
+                | "__libc_start_call_main"
+                | "start_thread"
+                | "clone"
+                | "clone3"
+                | "__clone"
+                | "__clone3"
+                | ""
+        )
+        || name.starts_with("<unknown>")
 }
 
 #[cfg(test)]
@@ -206,13 +240,17 @@ stack backtrace:
              at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5
    1: core::panicking::panic_fmt
              at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14
-   2: core::result::Result<T,E>::expect
-             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/result.rs:1185:23
+   2: <usize as core::slice::index::SliceIndex<[T]>>::index
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/index.rs:272:10
    3: rp::parse
              at ./src/main.rs:2:38
    4: <rp::Unit as core::fmt::Display>::fmt
              at ./src/main.rs:9:5
-   5: core::ops::function::FnOnce::call_once
+   5: <usize as rp::Port>::open
+             at ./src/main.rs:12:5
+   6: <alloc::vec::Vec<T> as rp::Ports>::open_all
+             at ./src/main.rs:16:9
+   7: core::ops::function::FnOnce::call_once
              at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5
 note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
 ";
@@ -231,8 +269,13 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
                 "             at ./src/main.rs:2:38",
                 "   4: <rp::Unit as core::fmt::Display>::fmt",
                 "             at ./src/main.rs:9:5",
+                // a trait of the program's on a primitive is the program's
+                "   5: <usize as rp::Port>::open",
+                "             at ./src/main.rs:12:5",
+                "   6: <alloc::vec::Vec<T> as rp::Ports>::open_all",
+                "             at ./src/main.rs:16:9",
                 // one frame alone stays as it came
-                "   5: core::ops::function::FnOnce::call_once",
+                "   7: core::ops::function::FnOnce::call_once",
                 "             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5",
                 "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
             ]
