@@ -68,6 +68,8 @@ struct ReadAhead {
     ended: bool,
     /// Bytes read here so far.
     taken: u64,
+    /// A reading thread was asked for (it is not asked again if it could not start).
+    asked: bool,
     buf: Vec<u8>,
     /// The queue between the reading thread and this one, once it runs.
     ahead: Option<Arc<Queue>>,
@@ -139,6 +141,7 @@ impl ReadAhead {
             kind,
             ended: false,
             taken: 0,
+            asked: false,
             buf: vec![0; CHUNK],
             ahead: None,
             current: Chunk::default(),
@@ -177,7 +180,8 @@ impl ReadAhead {
             return Ok(None);
         }
         self.taken += n as u64;
-        if self.taken >= CHUNK as u64 {
+        if self.taken >= CHUNK as u64 && !self.asked {
+            self.asked = true;
             self.start_thread();
         }
         Ok(Some((&self.buf[..n], None)))

@@ -357,6 +357,8 @@ pub struct ScanKind {
 /// there, ahead of the lines ([`Session::push_scanned`]).
 #[derive(Debug, Default)]
 pub struct ChunkScan {
+    /// Bytes in the chunk searched.
+    len: usize,
     /// Characters in the chunk.
     chars: u64,
     /// The chunk is text as it is: one validation for it all, then every line inside it
@@ -377,6 +379,7 @@ impl ChunkScan {
     /// (One copy of the search in the binary, wherever it runs.)
     #[inline(never)]
     pub fn scan(&mut self, chunk: &[u8], kind: ScanKind, through: u64, lower: &mut Vec<u8>) {
+        self.len = chunk.len();
         self.chars = count_chars(chunk) as u64;
         self.text = false;
         self.searched = false;
@@ -488,6 +491,7 @@ impl<'p> Session<'p> {
     /// [`scan_kind`](Self::scan_kind). (One copy of the line loop in the binary.)
     #[inline(never)]
     pub fn push_scanned(&mut self, chunk: &[u8], scan: &ChunkScan) {
+        debug_assert_eq!(scan.len, chunk.len(), "the search of another chunk");
         self.raw.bytes += chunk.len() as u64;
         self.raw.chars += scan.chars;
         if self.prefix_complete {
