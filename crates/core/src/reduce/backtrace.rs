@@ -121,6 +121,12 @@ impl Backtraces {
     }
 }
 
+/// Whether a frame line (`  48:     0x7fa7… - start_thread`) is of a function of the
+/// standard library or the runtime.
+pub fn is_library_frame(line: &str) -> bool {
+    frame_name(line.trim()).is_some_and(is_library)
+}
+
 /// `stack backtrace:` (a panic's, `RUST_BACKTRACE` set) or `Stack backtrace:` (anyhow's).
 #[inline]
 fn starts_backtrace(line: &str) -> bool {

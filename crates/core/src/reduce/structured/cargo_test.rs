@@ -305,7 +305,13 @@ impl Structured for CargoTest {
             }
             if let Some(at) = s.strip_prefix("at ") {
                 match self.frame.take() {
-                    Some(f) if !is_foreign_frame(at) => self.keep(&format!("   {f} at {at}")),
+                    // (the C runtime's thread start has a source file of its own)
+                    Some(f)
+                        if !is_foreign_frame(at)
+                            && !crate::reduce::backtrace::is_library_frame(&f) =>
+                    {
+                        self.keep(&format!("   {f} at {at}"))
+                    }
                     Some(_) => self.cx.drop(2),
                     None => self.cx.drop(1),
                 }
@@ -569,6 +575,8 @@ stack backtrace:
              at /rustc/abc/library/std/src/panicking.rs:689:5
    1: calc::b
              at ./src/lib.rs:3:5
+   2: start_thread
+             at ./nptl/pthread_create.c:442:8
 note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
 
 
@@ -594,6 +602,8 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
         assert!(t.contains("  left: 1\n right: 2"), "{t}");
         assert!(t.contains("1: calc::b at ./src/lib.rs:3:5"), "{t}");
         assert!(!t.contains("rust_begin_unwind"), "{t}");
+        // the C runtime's thread start has a source file, but is no frame of the project's
+        assert!(!t.contains("start_thread"), "{t}");
         assert!(!t.contains("test a ... ok"), "{t}");
         assert!(!t.contains("Running tests/api.rs"), "{t}");
         // each binary keeps its own counts
