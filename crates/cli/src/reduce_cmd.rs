@@ -194,7 +194,21 @@ impl ReadAhead {
         let theirs = Arc::clone(&q);
         let spawned = std::thread::Builder::new()
             .name("read-ahead".into())
-            .spawn(move || read_ahead(&input, kind, taken, &theirs));
+            .spawn(move || {
+                // a reader that panicked says so: the chunks before it are still given, then
+                // the error (the reduction must not wait for a reader that is gone)
+                let read = catch_unwind(AssertUnwindSafe(|| {
+                    read_ahead(&input, kind, taken, &theirs);
+                }));
+                if read.is_err() {
+                    let mut g = theirs.lock();
+                    if g.end.is_none() {
+                        g.end = Some(Err(std::io::Error::other("the reading thread failed")));
+                    }
+                    drop(g);
+                    theirs.changed.notify_all();
+                }
+            });
         // without a thread the reads go on here
         if spawned.is_ok() {
             self.ahead = Some(q);
@@ -490,6 +504,8 @@ mod tests {
         data: Vec<u8>,
         at: usize,
         fail_at: Option<usize>,
+        /// Where reading panics instead.
+        panic_at: Option<usize>,
         /// Most bytes per read (a pipe gives 64 KiB at most).
         most: usize,
     }
@@ -499,6 +515,7 @@ mod tests {
             if self.fail_at.is_some_and(|f| self.at >= f) {
                 return Err(std::io::Error::other("disk on fire"));
             }
+            assert!(self.panic_at.is_none_or(|p| self.at < p), "a reader's bug");
             let n = buf.len().min(self.most).min(self.data.len() - self.at);
             buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
             self.at += n;
@@ -511,6 +528,7 @@ mod tests {
             data,
             at: 0,
             fail_at,
+            panic_at: None,
             most: usize::MAX,
         })
     }
@@ -520,6 +538,7 @@ mod tests {
             data,
             at: 0,
             fail_at: None,
+            panic_at: None,
             most: 64 * 1024,
         })
     }
@@ -596,6 +615,41 @@ mod tests {
         let mut r = ReadAhead::new(trickle(data, Some(2 * CHUNK)), None);
         let err = read_all(&mut r).unwrap_err();
         assert_eq!(err.to_string(), "disk on fire");
+    }
+
+    #[test]
+    fn a_reader_that_panics_on_the_reading_thread_is_an_error_here_not_a_wait() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = ReadAhead::new(
+                Box::new(Trickle {
+                    data: log(60_000),
+                    at: 0,
+                    fail_at: None,
+                    panic_at: Some(3 * CHUNK),
+                    most: usize::MAX,
+                }),
+                None,
+            );
+            let mut got = 0;
+            let err = loop {
+                match r.next() {
+                    Ok(Some((chunk, _))) => got += chunk.len(),
+                    Ok(None) => break None,
+                    Err(e) => break Some(e.to_string()),
+                }
+            };
+            let _ = tx.send((got, err));
+        });
+        let (got, err) = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the reduction waits for a reader that is gone");
+        assert_eq!(
+            got,
+            3 * CHUNK,
+            "the chunks read before the panic come first"
+        );
+        assert_eq!(err.as_deref(), Some("the reading thread failed"));
     }
 
     #[test]

@@ -22,15 +22,14 @@ pub struct Backtraces {
     /// The frame being read is held (one of the standard library's).
     holding: bool,
     run: Option<Run>,
-    /// Frames said as runs so far.
-    pub folded_frames: u64,
 }
 
 /// Runs of fewer frames stay as they came.
 const MIN_FRAMES: usize = 2;
 
 impl Backtraces {
-    /// `line` and what it lets go of, in order, to `out`.
+    /// `line` and what it lets go of, in order, to `out` (the session calls its parts on
+    /// its own: [`inside`](Self::inside), [`look`](Self::look), [`push_inside`](Self::push_inside)).
     #[inline]
     pub fn push(&mut self, line: &str, out: &mut impl FnMut(&str)) {
         if !self.inside {
@@ -109,7 +108,6 @@ impl Backtraces {
             }
             return;
         }
-        self.folded_frames += run.frames as u64;
         let indent = &run.lines[0][..run.lines[0].len() - run.lines[0].trim_start().len()];
         out(&format!(
             "{indent}{}–{}: {} frames of the Rust standard library and runtime ({} lines, not shown)",
@@ -140,7 +138,7 @@ fn starts_backtrace(line: &str) -> bool {
 }
 
 /// The function of a frame line (`  4: rp::parse`, `  14:     0x55ab… - core::panicking::panic_fmt`).
-fn frame_name(t: &str) -> Option<&str> {
+pub fn frame_name(t: &str) -> Option<&str> {
     let (number, rest) = t.split_once(':')?;
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;

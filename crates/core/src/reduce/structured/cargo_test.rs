@@ -293,10 +293,7 @@ impl Structured for CargoTest {
 
         // backtraces: keep frames in project code, drop the rest
         if self.in_backtrace {
-            let is_frame = s
-                .split_once(": ")
-                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-            if is_frame {
+            if crate::reduce::backtrace::frame_name(s).is_some() {
                 if self.frame.take().is_some() {
                     self.cx.drop(1);
                 }
